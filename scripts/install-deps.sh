@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Installs what simfab needs to build and test, from Debian's archive only.
+# Idempotent: packages already present are skipped, so `make run` / `make test` stay fast.
+set -euo pipefail
+
+packages=(
+  g++ cmake make pkg-config
+  libyaml-cpp-dev       # native YAML platform files
+  nlohmann-json3-dev    # JSON results
+  libgtest-dev          # unit tests (GoogleTest under ctest)
+  clang libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes
+  python3               # golden-file and CLI tests
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -eq 0 ]; then
+  exit 0
+fi
+echo "install-deps: installing ${missing[*]}"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+export DEBIAN_FRONTEND=noninteractive
+$sudo apt-get update -qq
+$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -1,0 +1,211 @@
+#include "mpi/executor.hpp"
+
+#include <algorithm>
+
+namespace simfab {
+
+Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
+                   std::vector<HostId> rank_host)
+    : engine_(engine), net_(net), ops_(ops), program_(program), rank_host_(std::move(rank_host)),
+      ncpus_(static_cast<size_t>(std::max(1, program.num_cpus()))),
+      nnics_(static_cast<size_t>(std::max(1, program.num_nics()))) {
+  const size_t n = static_cast<size_t>(program.num_ranks());
+  SIMFAB_CHECK(rank_host_.size() == n, "rank_host size differs from the rank count");
+  nexto_.assign(n * ncpus_, SimTime::zero());
+  nextgs_.assign(n * nnics_, SimTime::zero());
+  nextgr_.assign(n * nnics_, SimTime::zero());
+  rq_.resize(n);
+  uq_.resize(n);
+  op_handler_.ex = this;
+  delivery_handler_.ex = this;
+  engine_.set_handler(EventKind::kOpReady, &op_handler_);
+  engine_.set_handler(EventKind::kDelivery, &delivery_handler_);
+}
+
+void Executor::ready(OpId id, SimTime t) {
+  const Op& op = ops_[id];
+  // Push at the earliest time the op's resources allow (LogGOPSim does the same), never earlier
+  // than its dependencies allow.
+  SimTime at = max(t, cpu(op.rank, op.cpu));
+  if (op.kind == OpKind::kSend) at = max(at, nic_send(op.rank, op.nic));
+  engine_.schedule(max(at, engine_.now()), EventKind::kOpReady, id);
+}
+
+void Executor::on_op(SimTime t, OpId id) {
+  Op& op = ops_[id];
+  switch (op.kind) {
+    case OpKind::kCalc: {
+      SimTime& c = cpu(op.rank, op.cpu);
+      if (c > t) {
+        engine_.schedule(c, EventKind::kOpReady, id);
+        return;
+      }
+      c = t + SimTime::ps(static_cast<int64_t>(op.amount));
+      op.flags |= op_flag::kStarted | op_flag::kDone;
+      SimTime end = c;
+      program_.on_started(id, end);
+      program_.on_completed(id, end);
+      return;
+    }
+    case OpKind::kSend: run_send(t, id); return;
+    case OpKind::kRecv: run_recv(t, id); return;
+  }
+}
+
+uint32_t Executor::alloc_msg() {
+  if (free_msg_ != kNoOp) {
+    uint32_t id = free_msg_;
+    free_msg_ = msgs_[id].next;
+    return id;
+  }
+  SIMFAB_CHECK(msgs_.size() < kNoOp, "more than 2^32-1 messages in flight");
+  msgs_.emplace_back();
+  return static_cast<uint32_t>(msgs_.size() - 1);
+}
+
+void Executor::run_send(SimTime t, OpId id) {
+  Op& op = ops_[id];
+  SimTime& c = cpu(op.rank, op.cpu);
+  SimTime& n = nic_send(op.rank, op.nic);
+  SimTime avail = max(c, n);
+  if (avail > t) {
+    engine_.schedule(avail, EventKind::kOpReady, id);
+    return;
+  }
+  const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
+  const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
+  c = t + net_.send_overhead(hs, hd, op.amount);
+  n = t + net_.send_gap(hs, hd, op.amount);
+  const bool eager = net_.protocol(op.amount) == Protocol::kEager;
+  uint32_t m = alloc_msg();
+  msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp,
+                 op.cpu, op.nic, op.context};
+  ++messages_;
+  bytes_ += op.amount;
+  net_.transfer(t, hs, hd, op.amount, m);
+  op.flags |= op_flag::kStarted;
+  SimTime after = c;
+  program_.on_started(id, after);
+  if (eager) {
+    ops_[id].flags |= op_flag::kDone;
+    program_.on_completed(id, after);
+  }
+}
+
+void Executor::complete_rendezvous_sender(const Msg& m, SimTime t) {
+  if (m.send_op == kNoOp) return;
+  Op& s = ops_[m.send_op];
+  SimTime& c = cpu(s.rank, s.cpu);
+  SimTime& n = nic_send(s.rank, s.nic);
+  c = max(c, t);
+  n = max(n, t);
+  s.flags |= op_flag::kDone;
+  program_.on_completed(m.send_op, c);
+}
+
+void Executor::run_recv(SimTime t, OpId id) {
+  const RankId r = ops_[id].rank;
+  ops_[id].flags |= op_flag::kStarted;
+  program_.on_started(id, max(t, cpu(r, ops_[id].cpu)));
+  // Search the unexpected queue, oldest first.
+  Queue& q = uq_[static_cast<size_t>(r)];
+  uint32_t prev = kNoOp;
+  for (uint32_t m = q.head; m != kNoOp; prev = m, m = msgs_[m].next) {
+    if (!matches(ops_[id], msgs_[m])) continue;
+    if (prev == kNoOp) q.head = msgs_[m].next; else msgs_[prev].next = msgs_[m].next;
+    if (q.tail == m) q.tail = prev;
+    Msg msg = msgs_[m];
+    msgs_[m].next = free_msg_;
+    free_msg_ = m;
+    complete_rendezvous_sender(msg, t);
+    Op& recv = ops_[id];
+    recv.flags |= op_flag::kDone;
+    program_.on_completed(id, max(t, cpu(r, recv.cpu)));
+    return;
+  }
+  // Post it. (Re-read the op: the callback above may have grown the pool.)
+  Queue& rq = rq_[static_cast<size_t>(r)];
+  Op& posted = ops_[id];
+  posted.flags |= op_flag::kPosted;
+  posted.next = kNoOp;
+  if (rq.tail == kNoOp) rq.head = id; else ops_[rq.tail].next = id;
+  rq.tail = id;
+}
+
+void Executor::on_delivery(SimTime t, uint32_t msg_id) {
+  const Msg msg = msgs_[msg_id];
+  const RankId r = msg.dst;
+  SimTime& c = cpu(r, msg.cpu);
+  SimTime& n = nic_recv(r, msg.nic);
+  SimTime avail = max(c, n);
+  if (avail > t) {
+    engine_.schedule(avail, EventKind::kDelivery, msg_id);
+    return;
+  }
+  const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
+  const HostId hd = rank_host_[static_cast<size_t>(r)];
+  c = t + net_.recv_overhead(hs, hd, msg.size);
+  n = t + net_.recv_gap(hs, hd, msg.size);
+  // Search the posted receives, oldest first.
+  Queue& rq = rq_[static_cast<size_t>(r)];
+  OpId prev = kNoOp;
+  for (OpId o = rq.head; o != kNoOp; prev = o, o = ops_[o].next) {
+    if (!matches(ops_[o], msg)) continue;
+    if (prev == kNoOp) rq.head = ops_[o].next; else ops_[prev].next = ops_[o].next;
+    if (rq.tail == o) rq.tail = prev;
+    msgs_[msg_id].next = free_msg_;
+    free_msg_ = msg_id;
+    complete_rendezvous_sender(msg, t);
+    Op& recv = ops_[o];
+    recv.flags = static_cast<uint8_t>((recv.flags & ~op_flag::kPosted) | op_flag::kDone);
+    recv.next = kNoOp;
+    program_.on_completed(o, cpu(r, recv.cpu));
+    return;
+  }
+  Queue& uq = uq_[static_cast<size_t>(r)];
+  msgs_[msg_id].next = kNoOp;
+  if (uq.tail == kNoOp) uq.head = msg_id; else msgs_[uq.tail].next = msg_id;
+  uq.tail = msg_id;
+}
+
+std::string Executor::describe_rq(RankId r) const {
+  std::string out;
+  int shown = 0;
+  for (OpId o = rq_[static_cast<size_t>(r)].head; o != kNoOp; o = ops_[o].next) {
+    const Op& op = ops_[o];
+    if (shown++ == 3) { out += "; ..."; break; }
+    out += shown > 1 ? "; " : "";
+    out += "recv of " + std::to_string(op.amount) + " B from " +
+           (op.peer == kAnySource ? std::string("any rank") : "rank " + std::to_string(op.peer)) +
+           " tag " + (op.tag == kAnyTag ? std::string("any") : std::to_string(op.tag)) +
+           (op.context ? " (collective)" : "") + " posted, no matching send";
+  }
+  return out;
+}
+
+ExecutionResult Executor::run() {
+  program_.start(*this);
+  ExecutionResult res;
+  res.events = engine_.run();
+  const size_t n = rank_host_.size();
+  res.finish.resize(n);
+  for (size_t r = 0; r < n; ++r) {
+    SimTime f = SimTime::zero();
+    for (size_t c = 0; c < ncpus_; ++c) f = max(f, nexto_[r * ncpus_ + c]);
+    res.finish[r] = f;
+    res.makespan = max(res.makespan, f);
+    for (uint32_t m = uq_[r].head; m != kNoOp; m = msgs_[m].next) ++res.unmatched_messages;
+    const RankId rank = static_cast<RankId>(r);
+    if (!program_.rank_finished(rank)) {
+      std::string why = program_.describe_blocked(rank);
+      std::string rq = describe_rq(rank);
+      if (!rq.empty() && why.find("recv") == std::string::npos) why += (why.empty() ? "" : "; ") + rq;
+      res.blocked.push_back({rank, why});
+    }
+  }
+  res.messages = messages_;
+  res.bytes = bytes_;
+  return res;
+}
+
+}  // namespace simfab

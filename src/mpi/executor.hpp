@@ -1,0 +1,124 @@
+// Executor: runs operations on ranks under MPI point-to-point semantics and a network model,
+// with LogGOPSim's exact event rules (seed 004 §2.2, §2.6, §4.1), generalised to any Network.
+//
+// State per rank r (one rank per host slot): CPU timers nexto[r][cpu], NIC timers nextgs[r][nic]
+// (send) and nextgr[r][nic] (receive): the times until which each resource is busy. Two queues
+// per rank, both FIFO and intrusive (no per-rank heap objects):
+//   RQ  posted receives not yet matched       UQ  messages that arrived before their receive
+// Events (through the Engine, ordered by (time, priority, sequence)):
+//   OP(t, op)     calc: runs when the CPU is free: nexto = t + duration.
+//                 send: runs when CPU and NIC are free: nexto = t + send_overhead,
+//                       nextgs = t + send_gap; the network carries it; eager sends complete now,
+//                       rendezvous sends when the receiver matches them.
+//                 recv: searches UQ first; if nothing matches it is posted to RQ.
+//   DELIVERY(t, m) when CPU and NIC of the receiver are free: nexto = t + recv_overhead,
+//                 nextgr = t + recv_gap; then searches RQ; if nothing matches, m joins UQ.
+//   An event whose resources are busy is re-queued at the time they free up (LogGOPSim does
+//   the same; it is counted as an event).
+// Rendezvous completion: when a message of more than S bytes is matched at time t, its send
+// completes and the sender's nexto and nextgs are raised to at least t.
+// Matching: (context, source, tag) with kAnySource/kAnyTag on the receive side; the first match
+// in FIFO order wins, which with in-order delivery per pair gives MPI's non-overtaking rule.
+//
+// Finish time of a rank = the latest of its CPU timers (LogGOPSim prints the same).
+// Deadlock: if the queue empties while some rank is unfinished, run() returns the blocked ranks
+// and what each waits for. Complexity: O(log E) per event for the queue, plus the queue scans
+// (linear in the number of unmatched entries of that rank; short in practice).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "mpi/op.hpp"
+#include "mpi/program.hpp"
+#include "net/network.hpp"
+
+namespace simfab {
+
+struct BlockedRank {
+  RankId rank;
+  std::string waits_for;
+};
+
+struct ExecutionResult {
+  std::vector<SimTime> finish;  // per rank
+  SimTime makespan;
+  uint64_t messages = 0;
+  uint64_t bytes = 0;
+  uint64_t events = 0;
+  uint64_t unmatched_messages = 0;  // sent, delivered, never received
+  std::vector<BlockedRank> blocked;  // non-empty: deadlock
+};
+
+class Executor {
+ public:
+  // rank_host[r] is the platform host of rank r.
+  Executor(Engine& engine, Network& net, OpPool& ops, Program& program, std::vector<HostId> rank_host);
+
+  // The front-end's op `id` has its dependencies met from time t on.
+  void ready(OpId id, SimTime t);
+
+  ExecutionResult run();
+
+  OpPool& ops() { return ops_; }
+  Engine& engine() { return engine_; }
+
+ private:
+  struct Msg {
+    Bytes size;
+    RankId src;
+    RankId dst;
+    int32_t tag;
+    OpId send_op;  // kNoOp once the sender has completed (eager)
+    uint32_t next;
+    uint8_t cpu;
+    uint8_t nic;
+    uint8_t context;
+  };
+  struct OpHandler : EventHandler {
+    Executor* ex;
+    void handle(SimTime now, uint64_t index) override { ex->on_op(now, static_cast<OpId>(index)); }
+  };
+  struct DeliveryHandler : EventHandler {
+    Executor* ex;
+    void handle(SimTime now, uint64_t index) override { ex->on_delivery(now, static_cast<uint32_t>(index)); }
+  };
+
+  void on_op(SimTime t, OpId id);
+  void on_delivery(SimTime t, uint32_t msg_id);
+  void run_send(SimTime t, OpId id);
+  void run_recv(SimTime t, OpId id);
+  void complete_rendezvous_sender(const Msg& m, SimTime t);
+  uint32_t alloc_msg();
+  static bool matches(const Op& recv, const Msg& m) {
+    return recv.context == m.context && (recv.peer == kAnySource || recv.peer == m.src) &&
+           (recv.tag == kAnyTag || recv.tag == m.tag);
+  }
+  SimTime& cpu(RankId r, uint8_t c) { return nexto_[static_cast<size_t>(r) * ncpus_ + c]; }
+  SimTime& nic_send(RankId r, uint8_t n) { return nextgs_[static_cast<size_t>(r) * nnics_ + n]; }
+  SimTime& nic_recv(RankId r, uint8_t n) { return nextgr_[static_cast<size_t>(r) * nnics_ + n]; }
+  std::string describe_rq(RankId r) const;
+
+  Engine& engine_;
+  Network& net_;
+  OpPool& ops_;
+  Program& program_;
+  std::vector<HostId> rank_host_;
+  size_t ncpus_;
+  size_t nnics_;
+  std::vector<SimTime> nexto_, nextgs_, nextgr_;
+  struct Queue {
+    uint32_t head = kNoOp;
+    uint32_t tail = kNoOp;
+  };
+  std::vector<Queue> rq_, uq_;
+  std::vector<Msg> msgs_;
+  uint32_t free_msg_ = kNoOp;
+  uint64_t messages_ = 0;
+  uint64_t bytes_ = 0;
+  OpHandler op_handler_;
+  DeliveryHandler delivery_handler_;
+};
+
+}  // namespace simfab

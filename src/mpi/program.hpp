@@ -1,0 +1,38 @@
+// Program: what a front-end (GOAL schedule, TI trace, later online MPI code) gives the executor.
+//
+// A front-end owns the dependency structure of each rank and hands the executor only operations
+// whose dependencies are met (Executor::ready). The executor reports back, per operation:
+//   on_started(op, t)    the op has started: GOAL `irequires` successors may run from t on
+//   on_completed(op, t)  the op is complete: GOAL `requires` successors may run from t on
+// t is the earliest time a successor on the same rank may start (the rank's CPU is busy until
+// then). After on_completed the executor never touches the op again, so the front-end may
+// recycle it. Callbacks may call Executor::ready re-entrantly.
+#pragma once
+
+#include <string>
+
+#include "core/sim_time.hpp"
+#include "mpi/op.hpp"
+
+namespace simfab {
+
+class Executor;
+
+class Program {
+ public:
+  virtual ~Program() = default;
+  virtual int num_ranks() const = 0;
+  // Number of CPUs and NICs per rank that ops refer to (GOAL `cpu N` / `nic N`).
+  virtual int num_cpus() const { return 1; }
+  virtual int num_nics() const { return 1; }
+  // Called once at time 0: make each rank's initially runnable ops ready.
+  virtual void start(Executor& ex) = 0;
+  virtual void on_started(OpId op, SimTime t) = 0;
+  virtual void on_completed(OpId op, SimTime t) = 0;
+  // True when every op of the rank has completed.
+  virtual bool rank_finished(RankId r) const = 0;
+  // For the deadlock report: what an unfinished rank waits for, in one line.
+  virtual std::string describe_blocked(RankId r) const = 0;
+};
+
+}  // namespace simfab

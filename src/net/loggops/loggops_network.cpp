@@ -1,0 +1,95 @@
+#include "net/loggops/loggops_network.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "core/error.hpp"
+
+namespace simfab {
+
+void register_loggops_keys(Config& cfg) {
+  cfg.declare({"loggops/L", CfgType::kTime, "2500",
+               "LogGOPS latency L (ps). Default: from the platform route when --platform is given, "
+               "else 2500 (LogGOPSim's default)", {}});
+  cfg.declare({"loggops/o", CfgType::kTime, "1500", "LogGOPS CPU overhead per message o (ps)", {}});
+  cfg.declare({"loggops/g", CfgType::kTime, "1000", "LogGOPS NIC gap per message g (ps)", {}});
+  cfg.declare({"loggops/G", CfgType::kPerByte, "6",
+               "LogGOPS NIC gap per byte G (ps/B, or a bandwidth such as 10Gbps). Default: from the "
+               "route's bottleneck link when --platform is given, else 6", {}});
+  cfg.declare({"loggops/O", CfgType::kPerByte, "0", "LogGOPS CPU overhead per byte O (ps/B)", {}});
+  cfg.declare({"loggops/S", CfgType::kBytes, "65535",
+               "LogGOPS eager threshold S: messages of more than S bytes use rendezvous", {}});
+}
+
+namespace {
+LogGOPSParams params_from(const Config& cfg) {
+  return LogGOPSParams{cfg.time("loggops/L"),      cfg.time("loggops/o"),
+                       cfg.time("loggops/g"),      cfg.per_byte("loggops/G"),
+                       cfg.per_byte("loggops/O"),  cfg.bytes("loggops/S")};
+}
+
+SimTime per_byte(double ps_per_byte, Bytes size) {
+  if (size <= 1 || ps_per_byte == 0) return SimTime::zero();
+  return SimTime::ps(std::llround(ps_per_byte * static_cast<double>(size - 1)));
+}
+}  // namespace
+
+LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPSParams params)
+    : engine_(engine), platform_(platform), p_(params) {}
+
+LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg)
+    : engine_(engine), platform_(platform), p_(params_from(cfg)) {
+  route_L_ = !platform.is_ideal() && !cfg.is_explicit("loggops/L");
+  route_G_ = !platform.is_ideal() && !cfg.is_explicit("loggops/G");
+}
+
+std::vector<std::pair<std::string, std::string>> LogGOPSNetwork::derived_parameters() const {
+  std::vector<std::pair<std::string, std::string>> d;
+  if (route_L_) d.emplace_back("loggops/L", "per host pair: sum of the route's link latencies");
+  if (route_G_) d.emplace_back("loggops/G", "per host pair: 1 / bandwidth of the route's slowest link");
+  return d;
+}
+
+SimTime LogGOPSNetwork::latency(HostId src, HostId dst) const {
+  if (!route_L_) return p_.L;
+  auto r = platform_.route(src, dst);
+  if (!r)
+    throw InputError(SourceLoc{platform_.source(), 0, 0},
+                     "no route between host '" + platform_.host(src).name + "' and host '" +
+                         platform_.host(dst).name + "' (a message needs one)");
+  SimTime sum = SimTime::zero();
+  for (LinkId l : *r) sum += platform_.link(l).latency;
+  return sum;
+}
+
+double LogGOPSNetwork::gap_per_byte(HostId src, HostId dst) const {
+  if (!route_G_) return p_.G;
+  auto r = platform_.route(src, dst);
+  if (!r || r->empty()) return r ? 0.0 : p_.G;  // loopback: memory copy, free at this fidelity
+  double bw = std::numeric_limits<double>::infinity();
+  for (LinkId l : *r) bw = std::min(bw, platform_.link(l).bandwidth_Bps);
+  return 1e12 / bw;
+}
+
+SimTime LogGOPSNetwork::send_overhead(HostId, HostId, Bytes size) const {
+  return p_.o + per_byte(p_.O, size);
+}
+
+SimTime LogGOPSNetwork::recv_overhead(HostId src, HostId dst, Bytes size) const {
+  return p_.o + max(per_byte(p_.O, size), per_byte(gap_per_byte(src, dst), size));
+}
+
+SimTime LogGOPSNetwork::send_gap(HostId src, HostId dst, Bytes size) const {
+  return p_.g + per_byte(gap_per_byte(src, dst), size);
+}
+
+SimTime LogGOPSNetwork::recv_gap(HostId src, HostId dst, Bytes size) const {
+  return send_gap(src, dst, size);
+}
+
+void LogGOPSNetwork::transfer(SimTime issued, HostId src, HostId dst, Bytes, uint64_t token) {
+  engine_.schedule(issued + p_.o + latency(src, dst), EventKind::kDelivery, token);
+}
+
+}  // namespace simfab

@@ -1,0 +1,33 @@
+#include "net/network_registry.hpp"
+
+#include "net/loggops/loggops_network.hpp"
+
+namespace simfab {
+
+const std::vector<NetworkModelInfo>& network_models() {
+  static const std::vector<NetworkModelInfo> models = {
+      {"loggops", "LogGOPS analytic model with LogGOPSim's exact semantics (no contention) [seed 004]"},
+  };
+  return models;
+}
+
+void register_network_keys(Config& cfg) {
+  std::vector<std::string> names;
+  std::string doc = "network model:";
+  for (const auto& m : network_models()) {
+    names.emplace_back(m.name);
+    doc += std::string(" ") + m.name + " = " + m.description + ";";
+  }
+  doc.pop_back();
+  cfg.declare({"network/model", CfgType::kChoice, "loggops", doc, names});
+  register_loggops_keys(cfg);
+}
+
+std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
+  const std::string& name = cfg.choice("network/model");
+  if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg);
+  SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
+  return nullptr;
+}
+
+}  // namespace simfab

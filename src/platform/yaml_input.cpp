@@ -1,0 +1,202 @@
+#include "platform/yaml_input.hpp"
+
+#include <algorithm>
+#include <charconv>
+
+#include "core/text_locator.hpp"
+
+namespace simfab {
+
+namespace {
+
+constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
+
+YAML::Node load_single_document(std::string_view text, const YamlInput& in) {
+  std::vector<YAML::Node> docs;
+  try {
+    docs = YAML::LoadAll(std::string(text));
+  } catch (const YAML::ParserException& e) {
+    throw in.error(e.mark, "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw in.error(e.mark, "cannot read YAML: " + e.msg);
+  }
+  const YAML::Node* found = nullptr;
+  for (const YAML::Node& d : docs) {
+    if (d.IsNull()) continue;
+    if (found) throw in.error(d, "expected a single YAML document; a second one starts here");
+    found = &d;
+  }
+  return found ? *found : YAML::Node();
+}
+
+size_t edit_distance(std::string_view a, std::string_view b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+std::string join(std::span<const std::string_view> names) {
+  std::string out;
+  for (std::string_view n : names) {
+    if (!out.empty()) out += ", ";
+    out += n;
+  }
+  return out;
+}
+
+}  // namespace
+
+YamlInput::YamlInput(std::string_view text, std::string name)
+    : name_(std::move(name)), text_(text), root_(load_single_document(text, *this)) {}
+
+size_t YamlInput::offset(const YAML::Mark& mark) const {
+  if (mark.is_null() || mark.line < 0 || mark.column < 0) return 0;
+  size_t pos = 0;
+  for (int l = 0; l < mark.line; ++l) {
+    size_t nl = text_.find('\n', pos);
+    if (nl == std::string_view::npos) return text_.size();
+    pos = nl + 1;
+  }
+  if (mark.line == 0 && text_.starts_with(kUtf8Bom)) pos += kUtf8Bom.size();
+  size_t end = std::min(text_.find('\n', pos), text_.size());
+  return std::min(pos + static_cast<size_t>(mark.column), end);
+}
+
+SourceLoc YamlInput::loc(const YAML::Node& node) const {
+  return locate(name_, text_, offset(node.Mark()));
+}
+
+std::string YamlInput::where(const YAML::Node& node) const {
+  SourceLoc l = loc(node);
+  return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column);
+}
+
+InputError YamlInput::error(const YAML::Mark& mark, std::string what) const {
+  return error_at(name_, text_, offset(mark), std::move(what));
+}
+
+InputError YamlInput::error(const YAML::Node& node, std::string what) const {
+  size_t pos = offset(node.Mark());
+  if (!node.IsDefined() || node.IsNull()) {
+    // yaml-cpp marks an empty value at the next token; point at the '-', ':' or ',' before it
+    // instead, when only blanks separate them.
+    size_t p = pos;
+    while (p > 0 && (text_[p - 1] == ' ' || text_[p - 1] == '\t' || text_[p - 1] == '\n' ||
+                     text_[p - 1] == '\r'))
+      --p;
+    if (p > 0 && (text_[p - 1] == '-' || text_[p - 1] == ':' || text_[p - 1] == ',')) pos = p - 1;
+  }
+  return error_at(name_, text_, pos, std::move(what));
+}
+
+std::string describe_node(const YAML::Node& node) {
+  if (!node.IsDefined() || node.IsNull()) return "nothing";
+  if (node.IsSequence()) return "a list";
+  if (node.IsMap()) return "a mapping";
+  std::string s = node.Scalar();
+  if (s.size() > 60) s = s.substr(0, 60) + "...";
+  return "'" + s + "'";
+}
+
+std::string nearest_name(std::string_view name, std::span<const std::string_view> candidates) {
+  std::string_view best;
+  size_t best_d = std::string_view::npos;
+  for (std::string_view c : candidates) {
+    size_t d = edit_distance(name, c);
+    if (d < best_d) {
+      best_d = d;
+      best = c;
+    }
+  }
+  size_t limit = std::max<size_t>(2, name.size() / 3);
+  if (best_d == 0 || best_d > limit || best_d >= name.size()) return {};
+  return std::string(best);
+}
+
+YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
+                 std::initializer_list<std::string_view> valid)
+    : in_(in), node_(node), what_(std::move(what)) {
+  if (!node.IsMap())
+    throw in.error(node, what_ + " must be a mapping of keys to values, got " + describe_node(node));
+  std::span<const std::string_view> keys(valid.begin(), valid.size());
+  for (auto it = node.begin(); it != node.end(); ++it) {
+    const YAML::Node& k = it->first;
+    if (!k.IsScalar()) throw in.error(k, "expected a key name in " + what_ + ", got " + describe_node(k));
+    const std::string& key = k.Scalar();
+    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+      std::string msg = "unknown key '" + key + "' in " + what_ + ";";
+      std::string near = nearest_name(key, keys);
+      if (!near.empty()) msg += " did you mean '" + near + "'?";
+      throw in.error(k, msg + " valid keys: " + join(keys));
+    }
+    for (const YamlField& f : fields_)
+      if (f.key == key) throw in.error(k, "duplicate key '" + key + "' in " + what_ + "; first given at " + in.where(f.key_node));
+    fields_.push_back(YamlField{key, it->first, it->second});
+  }
+}
+
+const YamlField* YamlMap::find(std::string_view key) const {
+  for (const YamlField& f : fields_)
+    if (f.key == key) return &f;
+  return nullptr;
+}
+
+const YamlField& YamlMap::require(std::string_view key, std::string_view hint) const {
+  if (const YamlField* f = find(key)) return *f;
+  throw in_.error(node_, what_ + " needs '" + std::string(key) + "' (" + std::string(hint) + ")");
+}
+
+InputError YamlMap::error(const YamlField& f, std::string what) const {
+  bool empty = !f.value.IsDefined() || f.value.IsNull();
+  return in_.error(empty ? f.key_node : f.value, std::move(what));
+}
+
+const std::string& YamlMap::scalar(const YamlField& f, std::string_view expected) const {
+  if (f.value.IsScalar()) return f.value.Scalar();
+  if (!f.value.IsDefined() || f.value.IsNull())
+    throw error(f, "'" + f.key + "' in " + what_ + " has no value; expected " + std::string(expected));
+  throw error(f, "'" + f.key + "' in " + what_ + " must be " + std::string(expected) + ", got " + describe_node(f.value));
+}
+
+const std::string& YamlMap::name(const YamlField& f) const {
+  const std::string& s = scalar(f, "a name");
+  if (s.empty()) throw error(f, "'" + f.key + "' in " + what_ + " must not be empty");
+  return s;
+}
+
+int64_t YamlMap::integer(const YamlField& f, int64_t lo, int64_t hi) const {
+  std::string range = "an integer from " + std::to_string(lo) + " to " + std::to_string(hi);
+  const std::string& s = scalar(f, range);
+  int64_t v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || v < lo || v > hi)
+    throw error(f, "'" + f.key + "' in " + what_ + " must be " + range + ", got '" + s + "'");
+  return v;
+}
+
+bool YamlMap::boolean(const YamlField& f) const {
+  const std::string& s = scalar(f, "true or false");
+  bool b = false;
+  if (!YAML::convert<bool>::decode(f.value, b))
+    throw error(f, "'" + f.key + "' in " + what_ + " must be true or false, got '" + s + "'");
+  return b;
+}
+
+std::vector<YAML::Node> YamlMap::list(const YamlField& f, std::string_view of_what) const {
+  std::vector<YAML::Node> items;
+  if (!f.value.IsDefined() || f.value.IsNull()) return items;
+  if (!f.value.IsSequence())
+    throw error(f, "'" + f.key + "' in " + what_ + " must be a list of " + std::string(of_what) + " (lines starting with '- ', or [a, b]), got " +
+                       describe_node(f.value));
+  items.reserve(f.value.size());
+  for (const YAML::Node& item : f.value) items.push_back(item);
+  return items;
+}
+
+}  // namespace simfab

@@ -1,0 +1,15 @@
+// Loading simfab's native YAML platform files. Format: see yaml_platform.cpp and the README.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "platform/platform.hpp"
+
+namespace simfab {
+
+// Throws InputError naming the file, line and column of the offending node and what was expected.
+Platform load_platform_yaml(const std::string& path);
+Platform parse_platform_yaml(std::string_view text, const std::string& name);
+
+}  // namespace simfab

@@ -1,0 +1,57 @@
+#include "replay/goal_program.hpp"
+
+namespace simfab {
+
+GoalProgram::GoalProgram(GoalSchedule& g) : g_(g) {
+  remaining_.resize(static_cast<size_t>(g.num_ranks));
+  for (size_t r = 0; r < remaining_.size(); ++r) remaining_[r] = g.rank_begin[r + 1] - g.rank_begin[r];
+}
+
+void GoalProgram::start(Executor& ex) {
+  ex_ = &ex;
+  for (OpId id = 0; id < g_.ops.size(); ++id)
+    if (g_.ops[id].pending == 0) ex.ready(id, SimTime::zero());
+}
+
+void GoalProgram::release(OpId op, SimTime t, bool immediate) {
+  for (uint32_t e = g_.succ_begin[op]; e < g_.succ_begin[op + 1]; ++e) {
+    const uint32_t edge = g_.succ[e];
+    if (((edge & GoalSchedule::kImmediate) != 0) != immediate) continue;
+    const OpId s = edge & ~GoalSchedule::kImmediate;
+    if (--g_.ops[s].pending == 0) ex_->ready(s, t);
+  }
+}
+
+void GoalProgram::on_started(OpId op, SimTime t) { release(op, t, true); }
+
+void GoalProgram::on_completed(OpId op, SimTime t) {
+  --remaining_[static_cast<size_t>(g_.ops[op].rank)];
+  release(op, t, false);
+}
+
+std::string GoalProgram::describe_blocked(RankId r) const {
+  std::string out;
+  int shown = 0;
+  for (OpId id = g_.rank_begin[static_cast<size_t>(r)]; id < g_.rank_begin[static_cast<size_t>(r) + 1]; ++id) {
+    const Op& op = g_.ops[id];
+    if (op.flags & op_flag::kDone) continue;
+    // Report the ops that are stuck themselves, not those merely waiting for them.
+    if (!(op.flags & op_flag::kStarted) && op.pending > 0) continue;
+    if (shown++ == 3) { out += "; ..."; break; }
+    if (shown > 1) out += "; ";
+    out += g_.path + ":" + std::to_string(g_.line[id]) + ": ";
+    if (op.kind == OpKind::kRecv)
+      out += "recv of " + std::to_string(op.amount) + " B from " +
+             (op.peer == kAnySource ? std::string("any rank") : "rank " + std::to_string(op.peer)) + " tag " +
+             (op.tag == kAnyTag ? std::string("any") : std::to_string(op.tag)) + " never matched by a send";
+    else if (op.kind == OpKind::kSend)
+      out += "rendezvous send of " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer) +
+             " tag " + std::to_string(op.tag) + " never matched by a recv";
+    else
+      out += "calc never ran";
+  }
+  if (out.empty()) out = "operations wait for dependencies that never complete";
+  return out;
+}
+
+}  // namespace simfab

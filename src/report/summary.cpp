@@ -1,0 +1,102 @@
+#include "report/summary.hpp"
+
+#include <algorithm>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+
+namespace simfab {
+
+std::string human_time(SimTime t) {
+  const double ps = static_cast<double>(t.ps());
+  static const struct { double scale; const char* unit; } kUnits[] = {
+      {1e12, "s"}, {1e9, "ms"}, {1e6, "us"}, {1e3, "ns"}, {1, "ps"}};
+  for (const auto& u : kUnits) {
+    if (ps >= u.scale || u.scale == 1) {
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.4g %s", ps / u.scale, u.unit);
+      return buf;
+    }
+  }
+  return "0 ps";
+}
+
+namespace {
+
+std::string with_ps(SimTime t) { return std::to_string(t.ps()) + " ps (" + human_time(t) + ")"; }
+
+nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
+  nlohmann::ordered_json c = nlohmann::ordered_json::object();
+  for (const auto& [name, key] : cfg.keys()) {
+    auto derived = std::find_if(r.derived.begin(), r.derived.end(), [&](const auto& d) { return d.first == name; });
+    if (derived != r.derived.end()) {
+      c[name] = derived->second;
+      continue;
+    }
+    std::visit(
+        [&](const auto& v) {
+          using T = std::decay_t<decltype(v)>;
+          if constexpr (std::is_same_v<T, SimTime>) c[name] = v.ps();
+          else c[name] = v;
+        },
+        cfg.value(name));
+  }
+  return c;
+}
+
+}  // namespace
+
+void print_summary(std::ostream& os, const RunResult& r) {
+  const ExecutionResult& e = r.exec;
+  os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format << ", "
+     << r.num_ranks << " ranks) on " << r.platform << ", network model " << r.model << "\n";
+  os << "predicted makespan: " << with_ps(e.makespan) << "\n";
+  const size_t n = e.finish.size();
+  if (n <= 16) {
+    os << "rank finish times:\n";
+    for (size_t i = 0; i < n; ++i)
+      os << "  rank " << i << " on " << r.rank_host[i] << ": " << with_ps(e.finish[i]) << "\n";
+  } else if (n > 0) {
+    auto [lo, hi] = std::minmax_element(e.finish.begin(), e.finish.end());
+    __int128 sum = 0;
+    for (SimTime t : e.finish) sum += t.ps();
+    SimTime mean = SimTime::ps(static_cast<int64_t>(sum / static_cast<__int128>(n)));
+    os << "rank finish times (" << n << " ranks): earliest rank " << (lo - e.finish.begin()) << " at "
+       << with_ps(*lo) << ", latest rank " << (hi - e.finish.begin()) << " at " << with_ps(*hi)
+       << ", mean " << with_ps(mean) << "\n";
+  }
+  os << "messages: " << e.messages << ", bytes: " << e.bytes;
+  if (e.unmatched_messages) os << ", never received: " << e.unmatched_messages;
+  os << "\n";
+  char buf[128];
+  std::snprintf(buf, sizeof buf, "events: %llu, wall time: %.3f s (%.3g events/s), peak memory: %.1f MiB\n",
+                static_cast<unsigned long long>(e.events), r.wall_s,
+                r.wall_s > 0 ? static_cast<double>(e.events) / r.wall_s : 0.0,
+                static_cast<double>(r.peak_rss_bytes) / 1048576.0);
+  os << buf;
+  for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
+}
+
+std::string result_json(const RunResult& r, const Config& cfg, bool reproducible) {
+  const ExecutionResult& e = r.exec;
+  nlohmann::ordered_json j;
+  j["version"] = SIMFAB_VERSION;
+  j["config"] = config_json(r, cfg);
+  j["inputs"] = {{"platform", r.platform}, {"application", r.application}, {"format", r.application_format}};
+  j["model"] = r.model;
+  j["makespan_ps"] = e.makespan.ps();
+  j["makespan_s"] = e.makespan.seconds();
+  j["num_ranks"] = r.num_ranks;
+  nlohmann::ordered_json ranks = nlohmann::ordered_json::array();
+  for (size_t i = 0; i < e.finish.size(); ++i)
+    ranks.push_back({{"rank", i}, {"host", r.rank_host[i]}, {"finish_ps", e.finish[i].ps()}});
+  j["ranks"] = std::move(ranks);
+  j["messages"] = e.messages;
+  j["bytes"] = e.bytes;
+  j["unmatched_messages"] = e.unmatched_messages;
+  j["events"] = e.events;
+  j["wall_s"] = reproducible ? 0.0 : r.wall_s;
+  j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;
+  return j.dump(2) + "\n";
+}
+
+}  // namespace simfab

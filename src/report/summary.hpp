@@ -1,0 +1,33 @@
+// The results of a run, for people (text) and for scripts (JSON).
+//
+// JSON contract (scripts rely on it; keys are only ever added):
+//   version            simfab version string
+//   config             the effective configuration: every key, defaults included; times in ps,
+//                      per-byte costs in ps/B, sizes in bytes; keys a model derived itself hold a
+//                      string saying how (e.g. LogGOPS L from platform routes)
+//   inputs             {platform, application, format}
+//   model              network model name
+//   makespan_ps        integer picoseconds;  makespan_s: the same in seconds
+//   num_ranks
+//   ranks              [{rank, host, finish_ps}] in rank order
+//   messages, bytes    point-to-point messages (collectives expanded) and their payload bytes
+//   unmatched_messages messages delivered but never received
+//   events             events processed by the kernel
+//   wall_s, peak_rss_bytes   wall-clock seconds and peak memory; 0 with --reproducible, so that two
+//                      runs give byte-identical files
+#pragma once
+
+#include <ostream>
+#include <string>
+
+#include "core/config.hpp"
+#include "sim/simulation.hpp"
+
+namespace simfab {
+
+void print_summary(std::ostream& os, const RunResult& r);
+std::string result_json(const RunResult& r, const Config& cfg, bool reproducible);
+// "5.654 ns": a time with an SI prefix and 4 significant digits.
+std::string human_time(SimTime t);
+
+}  // namespace simfab

@@ -1,0 +1,43 @@
+// Simulation: one predicted run, from inputs to results. It loads the platform (or makes an ideal
+// one), opens the application (GOAL schedule or TI trace), maps ranks to hosts, builds the network
+// model named by the configuration, runs the executor and gathers the results.
+//
+// Rank mapping: rank r runs on host r mod H, in the platform's host order (hosts first, then
+// cluster members); fewer hosts than ranks is an input error (one rank per host, as seed 004's
+// one rank per HCA).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/config.hpp"
+#include "mpi/executor.hpp"
+
+namespace simfab {
+
+// Declares every configuration key of every built-in module.
+void register_builtin_keys(Config& cfg);
+
+struct SimulationInput {
+  std::string platform_path;  // empty: an ideal platform (GOAL only)
+  std::string goal_path;      // exactly one of goal_path / trace_path
+  std::string trace_path;
+};
+
+struct RunResult {
+  std::string model;
+  std::string platform;  // path, or "<ideal>"
+  std::string application;
+  std::string application_format;  // "goal" or "ti"
+  int num_ranks = 0;
+  std::vector<std::string> rank_host;  // host name per rank
+  std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
+  ExecutionResult exec;
+  double wall_s = 0;  // wall-clock seconds of the simulation (parsing included)
+  uint64_t peak_rss_bytes = 0;
+};
+
+// Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
+RunResult run_simulation(const SimulationInput& in, const Config& cfg);
+
+}  // namespace simfab

@@ -1,0 +1,102 @@
+// Kernel: event order (time, priority, sequence), units, configuration registry.
+#include <gtest/gtest.h>
+
+#include <random>
+
+#include "core/config.hpp"
+#include "core/event_queue.hpp"
+#include "core/units.hpp"
+#include "net/network_registry.hpp"
+
+namespace simfab {
+namespace {
+
+TEST(EventQueue, PopsInTimePriorityInsertionOrder) {
+  EventQueue q;
+  q.push(SimTime::ps(5), 0, 1);
+  q.push(SimTime::ps(3), 1, 2);
+  q.push(SimTime::ps(3), 0, 3);
+  q.push(SimTime::ps(3), 0, 4);
+  q.push(SimTime::ps(0), 9, 5);
+  std::vector<uint64_t> order;
+  while (!q.empty()) order.push_back(q.pop().payload);
+  EXPECT_EQ(order, (std::vector<uint64_t>{5, 3, 4, 2, 1}));
+}
+
+TEST(EventQueue, PropertyNonDecreasingOrderUnderRandomHoldModel) {
+  EventQueue q;
+  std::mt19937_64 rng(42);  // fixed seed: the same sequence on every machine
+  for (int i = 0; i < 1000; ++i) q.push(SimTime::ps(static_cast<int64_t>(rng() % 1000)), static_cast<uint8_t>(rng() % 3), 0);
+  Event prev = q.pop();
+  for (int i = 0; i < 100000; ++i) {
+    Event e = q.pop();
+    ASSERT_TRUE(prev.time < e.time || (prev.time == e.time && prev.key < e.key));
+    prev = e;
+    q.push(e.time + SimTime::ps(1 + static_cast<int64_t>(rng() % 1000)), static_cast<uint8_t>(rng() % 3), 0);
+  }
+}
+
+TEST(Units, TimesBytesBandwidths) {
+  EXPECT_EQ(units::parse_time("2500")->ps(), 2500);
+  EXPECT_EQ(units::parse_time("2.5us")->ps(), 2500000);
+  EXPECT_EQ(units::parse_time("1ms")->ps(), 1000000000);
+  EXPECT_EQ(units::parse_time("6ps")->ps(), 6);
+  EXPECT_FALSE(units::parse_time("-1"));
+  EXPECT_FALSE(units::parse_time("1 parsec"));
+  EXPECT_FALSE(units::parse_time("nan"));
+  EXPECT_FALSE(units::parse_time("1e30s"));
+  EXPECT_DOUBLE_EQ(*units::parse_ps_per_byte("6"), 6.0);
+  EXPECT_DOUBLE_EQ(*units::parse_ps_per_byte("10Gbps"), 800.0);
+  EXPECT_DOUBLE_EQ(*units::parse_ps_per_byte("1GBps"), 1000.0);
+  EXPECT_EQ(*units::parse_bytes("64KiB"), 65536u);
+  EXPECT_EQ(*units::parse_bytes("10b"), 10u);
+  EXPECT_DOUBLE_EQ(*units::parse_bandwidth("100Gbps"), 12.5e9);
+  EXPECT_DOUBLE_EQ(*units::parse_speed("1Gf"), 1e9);
+  EXPECT_DOUBLE_EQ(*units::parse_speed("2.5Tflops"), 2.5e12);
+}
+
+Config builtin() {
+  Config c;
+  register_network_keys(c);
+  return c;
+}
+
+TEST(Config, DefaultsAndUnits) {
+  Config c = builtin();
+  EXPECT_EQ(c.time("loggops/L").ps(), 2500);
+  EXPECT_EQ(c.choice("network/model"), "loggops");
+  c.set_assignment("loggops/L=2.5us", SourceLoc{"--cfg", 0, 0});
+  c.set_assignment("loggops/G=6ps", SourceLoc{"--cfg", 0, 0});
+  c.set_assignment("loggops/S=64KiB", SourceLoc{"--cfg", 0, 0});
+  EXPECT_EQ(c.time("loggops/L").ps(), 2500000);
+  EXPECT_DOUBLE_EQ(c.per_byte("loggops/G"), 6.0);
+  EXPECT_EQ(c.bytes("loggops/S"), 65536u);
+  EXPECT_TRUE(c.is_explicit("loggops/L"));
+  EXPECT_FALSE(c.is_explicit("loggops/o"));
+}
+
+TEST(Config, UnknownKeyNamesTheNearest) {
+  Config c = builtin();
+  try {
+    c.set_assignment("logops/L=5", SourceLoc{"--cfg", 0, 0});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("unknown configuration key 'logops/L'; did you mean 'loggops/L'?"),
+              std::string::npos) << e.what();
+  }
+}
+
+TEST(Config, BadValueSaysWhatWasExpected) {
+  Config c = builtin();
+  EXPECT_THROW(c.set_assignment("loggops/o=fast", {}), InputError);
+  EXPECT_THROW(c.set_assignment("loggops/L", {}), InputError);
+  try {
+    c.set_assignment("network/model=fluid", {});
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("expected one of the listed choices (loggops)"), std::string::npos) << e.what();
+  }
+}
+
+}  // namespace
+}  // namespace simfab

@@ -1,0 +1,49 @@
+// Helpers shared by unit tests: run a GOAL schedule given as text under LogGOPS, and generate the
+// standard schedules of the seed-004 acceptance tests.
+#pragma once
+
+#include <string>
+
+#include "core/engine.hpp"
+#include "mpi/executor.hpp"
+#include "net/loggops/loggops_network.hpp"
+#include "platform/platform.hpp"
+#include "replay/goal_program.hpp"
+#include "replay/goal_schedule.hpp"
+
+namespace simfab::testing {
+
+inline LogGOPSParams params(int64_t L, int64_t o, int64_t g, double G, double O, Bytes S = 65535) {
+  return LogGOPSParams{SimTime::ps(L), SimTime::ps(o), SimTime::ps(g), G, O, S};
+}
+
+inline ExecutionResult run_goal(const std::string& text, const LogGOPSParams& p) {
+  GoalSchedule g = parse_goal_text(text, "test.goal");
+  Platform platform = Platform::ideal(g.num_ranks);
+  Engine engine;
+  LogGOPSNetwork net(engine, platform, p);
+  GoalProgram prog(g);
+  std::vector<HostId> rank_host(static_cast<size_t>(g.num_ranks));
+  for (int r = 0; r < g.num_ranks; ++r) rank_host[static_cast<size_t>(r)] = r;
+  Executor ex(engine, net, g.ops, prog, rank_host);
+  return ex.run();
+}
+
+// Schedgen's dissemination (seed 004 §2.5): round k sends to r+2^k, receives from r-2^k;
+// send_{k+1} requires recv_k.
+inline std::string dissemination_goal(int ranks, Bytes size) {
+  std::string s = "num_ranks " + std::to_string(ranks) + "\n";
+  for (int r = 0; r < ranks; ++r) {
+    s += "rank " + std::to_string(r) + " {\n";
+    int k = 0;
+    for (int dist = 1; dist < ranks; dist *= 2, ++k) {
+      s += "s" + std::to_string(k) + ": send " + std::to_string(size) + "b to " + std::to_string((r + dist) % ranks) + " tag 0\n";
+      s += "r" + std::to_string(k) + ": recv " + std::to_string(size) + "b from " + std::to_string((r - dist + ranks) % ranks) + " tag 0\n";
+      if (k > 0) s += "s" + std::to_string(k) + " requires r" + std::to_string(k - 1) + "\n";
+    }
+    s += "}\n";
+  }
+  return s;
+}
+
+}  // namespace simfab::testing

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Coverage-guided fuzzing of simfab's parsers with clang's libFuzzer (+ ASan/UBSan).
+#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      targets: goal ti platform
+# Seeds come from tests/fuzz/corpus/<target>; the growing corpus lives in tests/fuzz/work/
+# (ignored by git). A crash, leak or timeout is written to tests/fuzz/regressions/<target>/, where
+# `make test` replays it forever after: fix the bug, keep the input.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/../.." && pwd)
+secs=${1:-120}
+shift || true
+targets=${*:-goal ti platform}
+build=$root/build-fuzz
+mkdir -p "$build/obj" "$root/tests/fuzz/work"
+flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -I"$root/src"
+       -DSIMFAB_VERSION=\"fuzz\" -Wno-unused-command-line-argument)
+objs=()
+for src in $(cd "$root" && find src -name '*.cpp' ! -name '*_test.cpp' | sort); do
+  obj="$build/obj/$(echo "$src" | tr / _).o"
+  if [ ! -f "$obj" ] || [ "$root/$src" -nt "$obj" ]; then
+    clang++ "${flags[@]}" -fsanitize=fuzzer-no-link -c "$root/$src" -o "$obj"
+  fi
+  objs+=("$obj")
+done
+status=0
+for t in $targets; do
+  clang++ "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$t.cpp" "${objs[@]}" -lyaml-cpp -o "$build/fuzz_$t"
+  mkdir -p "$root/tests/fuzz/work/$t" "$root/tests/fuzz/regressions/$t"
+  echo "== fuzzing $t for ${secs}s"
+  "$build/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \
+      -artifact_prefix="$root/tests/fuzz/regressions/$t/" \
+      "$root/tests/fuzz/work/$t" "$root/tests/fuzz/corpus/$t" 2>&1 | tail -n 12 || status=1
+done
+exit $status

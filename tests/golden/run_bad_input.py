@@ -1,0 +1,81 @@
+#!/usr/bin/env python3
+"""Bad input gets a clear error: exit status 2, a message naming file:line:column and what was
+expected, the offending line echoed, and no JSON written. One case per class of the issue.
+
+usage: run_bad_input.py SIMFAB SOURCE_DIR
+"""
+import os
+import subprocess
+import sys
+import tempfile
+
+SIMFAB, SRC = sys.argv[1], sys.argv[2]
+passed = failed = 0
+GOOD_GOAL = os.path.join(SRC, "examples/goal/loggops-example.goal")
+GOOD_PLATFORM = os.path.join(SRC, "examples/platforms/cluster16.yaml")
+GOOD_TI = os.path.join(SRC, "examples/ti/pingpong.ti")
+
+CASES = [
+    # (name, {file name: content}, args (FILE:x = that file), expected substrings in stderr)
+    ("goal malformed line", {"a.goal": "num_ranks 2\nrank 0 {\nl1: send 10b 1 tag 0\n}\nrank 1 { }\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:3:14:", "expected 'to' after the send size", "l1: send 10b 1 tag 0"]),
+    ("goal unknown label", {"a.goal": "num_ranks 1\nrank 0 {\nl1: calc 5\nl1 requires l9\n}\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:4:13:", "unknown label 'l9'"]),
+    ("goal unknown action", {"a.goal": "num_ranks 1\nrank 0 {\nl1: compute 5\n}\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:3:5:", "unknown operation 'compute'; expected calc, send or recv"]),
+    ("goal wrong argument count", {"a.goal": "num_ranks 2\nrank 0 {\nl1: send 10b to 1\n}\nrank 1 { }\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:4:1:", "expected 'tag N'"]),
+    ("goal rank out of range", {"a.goal": "num_ranks 2\nrank 0 {\nl1: recv 4b from 2 tag 0\n}\nrank 1 { }\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:3:18:", "expected a rank below num_ranks 2, found '2'"]),
+    ("goal dependency cycle", {"a.goal": "num_ranks 1\nrank 0 {\na: calc 1\nb: calc 1\na requires b\nb requires a\n}\n"},
+     ["--goal", "FILE:a.goal"], ["a.goal:5:1:", "dependency cycle"]),
+    ("goal missing file", {}, ["--goal", "FILE:nope.goal"], ["nope.goal: cannot open"]),
+    ("ti unknown action", {"t.ti": "0 init\n0 sendd 1 0 10\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:2:", "sendd"]),
+    ("ti wrong argument count", {"t.ti": "0 init\n1 init\n0 send 1 10\n1 recv 0 0 10\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:3:", "send"]),
+    ("ti malformed number", {"t.ti": "0 init\n0 compute lots\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:2:", "lots"]),
+    ("ti peer out of range", {"t.ti": "0 init\n1 init\n0 send 7 0 10\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:3:", "7"]),
+    ("ti without platform", {}, ["--trace", GOOD_TI], ["needs --platform"]),
+    ("platform undefined host", {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n  - {name: b, speed: 1Gf}\n"
+                                            "links:\n  - {name: l, bandwidth: 1GBps, latency: 1us}\n"
+                                            "routes:\n  - {src: a, dst: c, links: [l]}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL], ["p.yaml:7:", "c"]),
+    ("platform too few hosts", {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL], ["1 hosts but", "2 ranks"]),
+    ("platform bad unit", {"p.yaml": "hosts:\n  - {name: a, speed: 1 Gflip}\n  - {name: b, speed: 1Gf}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL], ["p.yaml:2:", "1 Gflip"]),
+    ("cfg unknown key", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/l=5"], ["did you mean 'loggops/L'"]),
+    ("cfg bad value", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/L=soon"], ["bad value 'soon' for loggops/L"]),
+    ("cli no application", {}, [], ["give exactly one application"]),
+    ("cli two applications", {}, ["--goal", GOOD_GOAL, "--trace", GOOD_TI], ["give exactly one application"]),
+    ("cli unknown option", {}, ["--goal", GOOD_GOAL, "--jsn", "x"], ["unknown option '--jsn'; did you mean '--json'?"]),
+]
+
+for name, files, args, expect in CASES:
+    with tempfile.TemporaryDirectory() as d:
+        for fname, content in files.items():
+            open(os.path.join(d, fname), "w").write(content)
+        argv = [a.replace("FILE:", d + "/") if a.startswith("FILE:") else a for a in args]
+        out = os.path.join(d, "result.json")
+        p = subprocess.run([SIMFAB, "run"] + argv + ["--json", out], capture_output=True, text=True, timeout=60)
+        problems = []
+        if p.returncode != 2:
+            problems.append(f"exit {p.returncode}, expected 2")
+        for e in expect:
+            if e not in p.stderr:
+                problems.append(f"stderr lacks {e!r}")
+        if os.path.exists(out):
+            problems.append("a JSON file was written")
+        if "internal error" in p.stderr or "Sanitizer" in p.stderr:
+            problems.append("crash")
+        if problems:
+            failed += 1
+            print(f"FAIL {name}\n  Expectation: exit 2, {expect}\n  Actual: {'; '.join(problems)}\n  stderr: {p.stderr.strip()}")
+        else:
+            passed += 1
+
+print(f"{passed} passed, {failed} failed")
+sys.exit(1 if failed else 0)

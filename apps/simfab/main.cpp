@@ -16,6 +16,7 @@
 
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/spelling.hpp"
 #include "report/summary.hpp"
 #include "sim/simulation.hpp"
 
@@ -80,8 +81,8 @@ int cmd_run(const std::vector<std::string>& args) {
   SimulationInput in;
   std::string json_path;
   bool reproducible = false, quiet = false;
-  static const std::vector<std::string> kOptions = {"--platform", "--goal", "--trace", "--cfg",
-                                                    "--json", "--reproducible", "--quiet"};
+  static const std::vector<std::string_view> kOptions = {"--platform", "--goal", "--trace", "--cfg",
+                                                         "--json", "--reproducible", "--quiet"};
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     std::string value;
@@ -104,9 +105,7 @@ int cmd_run(const std::vector<std::string>& args) {
     else if (a == "--reproducible" && !has_inline) reproducible = true;
     else if (a == "--quiet" && !has_inline) quiet = true;
     else {
-      std::string near;
-      for (const auto& o : kOptions)
-        if (a.size() > 2 && o.find(a.substr(2)) != std::string::npos) near = o;
+      std::string near = nearest_name(a, kOptions);
       throw usage_error("unknown option '" + args[i] + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
     }
   }

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <sstream>
 
+#include "core/spelling.hpp"
 #include "core/units.hpp"
 
 namespace simfab {
@@ -22,21 +23,6 @@ const char* cfg_type_name(CfgType t) {
 }
 
 namespace {
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
 
 const char* expected_form(CfgType t) {
   switch (t) {
@@ -61,13 +47,9 @@ void Config::declare(CfgKey key) {
 }
 
 std::string Config::nearest_key(std::string_view name) const {
-  std::string best;
-  size_t best_d = SIZE_MAX;
-  for (const auto& [k, _] : keys_) {
-    size_t d = edit_distance(name, k);
-    if (d < best_d) best_d = d, best = k;
-  }
-  return best;
+  std::vector<std::string_view> names;
+  for (const auto& [k, _] : keys_) names.push_back(k);
+  return nearest_name(name, names);
 }
 
 void Config::set_assignment(std::string_view assignment, const SourceLoc& origin) {
@@ -80,10 +62,14 @@ void Config::set_assignment(std::string_view assignment, const SourceLoc& origin
 void Config::set(std::string_view key, std::string_view value, const SourceLoc& origin) {
   auto it = keys_.find(key);
   if (it == keys_.end())
+  {
+    std::string near = nearest_key(key);
     throw InputError(origin,
-                     "unknown configuration key '" + std::string(key) + "'; did you mean '" +
-                         nearest_key(key) + "'? (simfab config --list shows every key)",
+                     "unknown configuration key '" + std::string(key) + "'" +
+                         (near.empty() ? "" : "; did you mean '" + near + "'?") +
+                         " (simfab config --list shows every key)",
                      std::string(key) + "=" + std::string(value));
+  }
   values_[it->first] = Slot{parse(it->second, value, origin), true};
 }
 

@@ -59,7 +59,7 @@ class Config {
   // The value as text in internal units ("2500" for 2.5ns), for listings.
   std::string value_text(std::string_view key) const;
 
-  // The declared key closest to `name` by edit distance.
+  // The declared key a misspelt `name` most plausibly meant (core/spelling.hpp), or empty.
   std::string nearest_key(std::string_view name) const;
 
  private:

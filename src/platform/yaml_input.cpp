@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/spelling.hpp"
 #include "core/text_locator.hpp"
 
 namespace simfab {
@@ -27,18 +28,6 @@ YAML::Node load_single_document(std::string_view text, const YamlInput& in) {
     found = &d;
   }
   return found ? *found : YAML::Node();
-}
-
-size_t edit_distance(std::string_view a, std::string_view b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 std::string join(std::span<const std::string_view> names) {
@@ -104,29 +93,22 @@ std::string describe_node(const YAML::Node& node) {
   return "'" + s + "'";
 }
 
-std::string nearest_name(std::string_view name, std::span<const std::string_view> candidates) {
-  std::string_view best;
-  size_t best_d = std::string_view::npos;
-  for (std::string_view c : candidates) {
-    size_t d = edit_distance(name, c);
-    if (d < best_d) {
-      best_d = d;
-      best = c;
-    }
-  }
-  size_t limit = std::max<size_t>(2, name.size() / 3);
-  if (best_d == 0 || best_d > limit || best_d >= name.size()) return {};
-  return std::string(best);
-}
-
 YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
                  std::initializer_list<std::string_view> valid)
     : in_(in), node_(node), what_(std::move(what)) {
   if (!node.IsMap())
     throw in.error(node, what_ + " must be a mapping of keys to values, got " + describe_node(node));
   std::span<const std::string_view> keys(valid.begin(), valid.size());
-  for (auto it = node.begin(); it != node.end(); ++it) {
-    const YAML::Node& k = it->first;
+  for (const auto& kv : node) {
+    YAML::Node k = kv.first;
+    YAML::Node v = kv.second;
+    if (k.IsScalar() && k.Scalar() == "name" && v.IsScalar() && !v.Scalar().empty()) {
+      what_ += " " + describe_node(v);
+      break;
+    }
+  }
+  for (const auto& kv : node) {
+    YAML::Node k = kv.first;
     if (!k.IsScalar()) throw in.error(k, "expected a key name in " + what_ + ", got " + describe_node(k));
     const std::string& key = k.Scalar();
     if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
@@ -137,7 +119,7 @@ YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
     }
     for (const YamlField& f : fields_)
       if (f.key == key) throw in.error(k, "duplicate key '" + key + "' in " + what_ + "; first given at " + in.where(f.key_node));
-    fields_.push_back(YamlField{key, it->first, it->second});
+    fields_.push_back(YamlField{key, k, kv.second});
   }
 }
 

@@ -10,8 +10,10 @@
 //
 // YamlMap checks the keys of one mapping when it is built: every key is a scalar, appears once and
 // is in the mapping's fixed list of valid keys. An unknown key is an error that names the key,
-// suggests the nearest valid one and lists them all. The typed readers (scalar, name, integer,
-// boolean, list) throw an InputError at the value that says what was expected and what was found.
+// suggests the nearest valid one and lists them all. A mapping with a scalar `name` is called by
+// it in messages ("cluster 'c0'") from the start, so even errors about its keys say which one it
+// is. The typed readers (scalar, name, integer, boolean, list) throw an InputError at the value
+// that says what was expected and what was found.
 //
 // Documents: the input holds at most one non-empty YAML document; empty documents (a stray `---`)
 // are ignored. An input with no document at all has a null root().
@@ -70,9 +72,6 @@ struct YamlField {
 // "a mapping", "a list", "nothing", or the scalar quoted: for "expected X, got Y" messages.
 std::string describe_node(const YAML::Node& node);
 
-// The candidate closest to `name` by edit distance when it is close enough to be a plausible
-// misspelling, else empty. O(|candidates| * |name| * |candidate|).
-std::string nearest_name(std::string_view name, std::span<const std::string_view> candidates);
 
 class YamlMap {
  public:

@@ -1,19 +1,189 @@
 // TiTrace / TiProgram: replay of SimGrid time-independent (TI) traces, the format `smpirun
-// -trace-ti` writes and `smpirun -replay` reads (SimGrid 3.27-3.32).
+// -trace-ti` writes and `smpirun -replay` reads (SimGrid 3.27-3.32; research notes A, checked
+// against smpi_replay.cpp and xbt_replay.cpp). The format has no official specification
+// (simgrid/simgrid#319); this header is simfab's.
 //
-// INTERFACE CONTRACT (used by sim/simulation.cpp; the implementation documents the format here).
+// INTERFACE CONTRACT (used by sim/simulation.cpp): open_ti_trace, ti_num_ranks, make_ti_program.
+//
+// ---- FILES --------------------------------------------------------------------------------
+// The path given to simfab is either
+//   (a) a TRACE: lines `<rank> <action> <args...>` for any ranks, interleaved in any order, or
+//   (b) a LIST: one trace path per non-empty line (SimGrid's `-replay` file; `#` lines skipped).
+//       Line i (0-based, blank and `#` lines not counted) is the private trace of rank i; a list
+//       of exactly one path names a trace shared by all ranks.
+// Detection: if the first significant line starts with a non-negative integer followed by a known
+// action name, the file is a trace; otherwise it is a list. A relative path in a list is resolved
+// against the list file's directory first and, if no file is there, against the current
+// directory (SimGrid only does the latter).
+// Ranks: a list of >1 paths has one rank per path; a shared trace has (largest rank token + 1)
+// ranks, found by one scan at open that stores nothing per line. A rank with no line does nothing.
+// Every line of a private trace must carry that file's rank (InputError otherwise; SimGrid warns
+// and skips). A missing final newline is accepted (SimGrid drops that last line; simfab does not).
+//
+// ---- LINE SYNTAX ----------------------------------------------------------------------------
+// Tokens are separated by spaces, tabs (and a trailing CR). Blank lines and lines whose first
+// non-blank character is `#` are skipped. Token 0 is the MPI_COMM_WORLD rank, token 1 the action.
+// Counts and flop amounts are decimal numbers and may use exponents (`1e6`, `1e+06`, `5e4`): they
+// must be finite and non-negative, and counts must be whole numbers (at most 2^40 elements).
+// Ranks, peers, roots, tags and datatype ids are plain integers. Each line is validated in full
+// before it is executed. Too few or too many arguments are errors (SimGrid ignores extras).
+//
+// ---- ACTIONS (P = number of ranks; "xP" = exactly P tokens, one per rank; dt = datatype id) --
+// | action        | arguments after `<rank> <action>`                     | simfab does
+// |---------------|-------------------------------------------------------|---------------------------
+// | init          | [<x>]                                                 | any <x>: default dt DOUBLE
+// | finalize      |                                                       | waitall, then the rank ends
+// | comm_size     | [<n>]                                                 | nothing (*)
+// | comm_split    | [anything]                                            | nothing (*)
+// | comm_dup      | [anything]                                            | nothing (*)
+// | location      | <file> <line> [more]                                  | nothing (tracing only)
+// | compute       | <flops>                                               | calc flops/speed, blocking
+// | sleep         | <seconds>                                             | calc of that time, blocking
+// | send, recv    | <peer> <tag> <count> [<dt>]                           | blocking send / receive
+// | isend, irecv  | <peer> <tag> <count> [<dt>]                           | non-blocking: a request
+// | wait          | <src> <dst> <tag>                                     | waits for that request
+// | waitall       | [anything]                                            | waits for all requests
+// | test          | [<src> <dst> <tag>]                                   | nothing
+// | barrier       |                                                       | dissemination, 1 byte
+// | bcast         | <count> [<root> [<dt>]]                               | binomial tree (root 0)
+// | reduce        | <count> <flops> [<root> [<dt>]]                       | binomial tree, calc flops
+// | allreduce     | <count> <flops> [<dt>]                                | dissemination, calc flops
+// | alltoall      | <scount> <rcount> [<sdt> [<rdt>]]                     | linear
+// | alltoallv     | <sbuf> <scounts xP> <rbuf> <rcounts xP> [<sdt> <rdt>] | linear, per-peer sizes
+// | gather        | <scount> <rcount> [<root> [<sdt> [<rdt>]]]            | linear to root
+// | gatherv       | <scount> <rcounts xP> [<root> [<sdt> [<rdt>]]]        | linear to root
+// | allgather     | <scount> <rcount> [<sdt> [<rdt>]]                     | dissemination, scount x sdt
+// | allgatherv    | <scount> <rcounts xP> [<dt> [<displs>...]]            | linear (<= P displs, unused)
+// | scatter       | <scount> <rcount> [<root> [<sdt> [<rdt>]]]            | linear from root
+// | scatterv      | <scounts xP> <rcount> [<root> [<sdt> <rdt>]]          | linear from root
+// | reducescatter | <rcounts xP> <flops> [<dt>]                           | reduce to 0 + scatterv, calc
+// (*) sub-communicators are not modelled yet: every operation runs on MPI_COMM_WORLD.
+// Details: a missing dt is the rank's default (BYTE, or DOUBLE after `init <x>`); a missing root
+// is 0. alltoallv's buffer sizes are checked but unused. compute is free on an ideal platform
+// (infinite speed). isend's request key is (rank, peer, tag), irecv's (peer, rank, tag); wait
+// takes the oldest request with its key; a request stays (completed) until a wait, waitall or
+// finalize consumes it, so `test` has nothing to do (SimGrid's null request after a test).
+// Not replayable (SimGrid cannot either): ssend, issend, sendrecv, waitany, scan, exscan, i*-coll.
+// Examples (SimGrid's examples/smpi/replay): `0 send 1 0 1e6`, `1 irecv 0 0 1e6`, `1 wait 0 1 0`,
+// `0 init 1`, `0 reduce 5e4 5e8 0 4`, `0 alltoallv 100 1 40 30 1000 1 80 100` (P = 3).
+//
+// Semantics (equivalent to the GOAL schedule Schedgen would write, so both predict the same):
+// every action starts when the previous one of its rank has completed (isend/irecv: started). A
+// wait for a request that was never started blocks the rank for ever, and the executor reports it
+// as a deadlock ("trace.txt:12: wait for a request (src 0, dst 1, tag 3) that was never started");
+// SimGrid silently ignores it. A rank is finished at `finalize` or at the end of its trace, once it
+// has nothing outstanding. Point-to-point ops use context 0 and the trace's tag (a recv tag of -1
+// is MPI_ANY_TAG); collectives use context 1 and tag = the rank's collective counter (all ranks
+// call collectives in the same order), so they never match application messages. Collectives run
+// on MPI_COMM_WORLD; their per-rank op graphs come from mpi/coll/ (Schedgen's algorithms where
+// Schedgen has one) and end with Schedgen's closing calc.
+//
+// ---- DATATYPES (SimGrid's smpi_datatype.cpp ids; size in bytes on x86-64) -------------------
+//   -1 NULL 0 | 0 DOUBLE 8 | 1 INT 4 | 2 CHAR 1 | 3 SHORT 2 | 4 LONG 8 | 5 FLOAT 4 | 6 BYTE 1
+//   7 LONG_LONG 8 | 8 SIGNED_CHAR 1 | 9 UNSIGNED_CHAR 1 | 10 UNSIGNED_SHORT 2 | 11 UNSIGNED 4
+//   12 UNSIGNED_LONG 8 | 13 UNSIGNED_LONG_LONG 8 | 14 LONG_DOUBLE 16 | 15 WCHAR 4 | 16 C_BOOL 1
+//   17 INT8_T 1 | 18 INT16_T 2 | 19 INT32_T 4 | 20 INT64_T 8 | 21 UINT8_T 1 | 22 UINT16_T 2
+//   23 UINT32_T 4 | 24 UINT64_T 8 | 25 C_FLOAT_COMPLEX 8 | 26 C_DOUBLE_COMPLEX 16
+//   27 C_LONG_DOUBLE_COMPLEX 32 | 28 AINT 8 | 29 OFFSET 8 | 30 FLOAT_INT 8 | 31 LONG_INT 16
+//   32 DOUBLE_INT 16 | 33 SHORT_INT 8 | 34 2INT 8 | 35 2FLOAT 8 | 36 2DOUBLE 16 | 37 2LONG 16
+//   38 REAL 4 | 39 REAL4 4 | 40 REAL8 8 | 41 REAL16 16 | 42 COMPLEX8 8 | 43 COMPLEX16 16
+//   44 COMPLEX32 16 | 45 INTEGER1 4 | 46 INTEGER2 2 | 47 INTEGER4 4 | 48 INTEGER8 8
+//   49 INTEGER16 16 | 50 LONG_DOUBLE_INT 32 | 51 UB 0 | 52 LB 0 | 53 PACKED 1 | 54 PTR 8 | 55 COUNT 8
+// (SimGrid's own quirks are kept: INTEGER1 is an int, COMPLEX32 two doubles.) Bytes = count x size.
+// Any other id is an error. Note SimGrid's writer already multiplies counts of non-replayable
+// types by their size, so such traces over-count; simfab replays what the trace says.
+//
+// ---- STREAMING AND COST ---------------------------------------------------------------------
+// A trace is read while it is replayed, never loaded: files are memory-mapped (MappedFile) and
+// each rank keeps a cursor (a byte offset; the file is the rank's own, or the shared one).
+//   shared trace    a rank's cursor scans forward to its next line, skipping other ranks' lines:
+//                   O(lines skipped) per action. The open scan records where each rank's first
+//                   line starts and its last line ends (16 B per rank), so a cursor never scans
+//                   outside that span: a trace whose ranks come in blocks (`cat rank*.txt`) costs
+//                   O(lines) in all, a finely interleaved one (SimGrid's one-file output) up to
+//                   O(P x lines). Private traces (a list) never skip.
+//   private traces  up to kKeepAllMapped files are each mapped once, on first use; with more,
+//                   at most kCacheSlots are mapped at a time; the least recently used one is
+//                   unmapped (use stamps come from a counter, so eviction is deterministic).
+// Memory: 16 B per rank (shared trace) or 12 B per file plus its path (list); nothing per line.
 #pragma once
 
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "core/mapped_file.hpp"
 #include "mpi/program.hpp"
 #include "platform/platform.hpp"
 
 namespace simfab {
 
-class TiTrace;
+// One significant line of a trace, trimmed: text.substr(begin, end - begin).
+struct TiLine {
+  std::string_view text;  // the whole file (for error locations)
+  size_t begin = 0;
+  size_t end = 0;
+  uint32_t file = 0;
+  std::string_view view() const { return text.substr(begin, end - begin); }
+};
+
+class TiTrace {
+ public:
+  static constexpr int kMaxRanks = 1 << 22;            // largest rank count accepted (4,194,304)
+  static constexpr size_t kKeepAllMapped = 1000;       // up to this many files stay mapped
+  static constexpr size_t kCacheSlots = 64;            // files mapped at a time beyond that
+
+  // Opens a trace or a list (see above). Throws InputError.
+  static std::unique_ptr<TiTrace> open(const std::string& path);
+
+  TiTrace(const TiTrace&) = delete;
+  TiTrace& operator=(const TiTrace&) = delete;
+
+  int num_ranks() const { return num_ranks_; }
+  bool shared() const { return shared_; }
+  size_t file_count() const { return path_end_.size(); }
+  uint32_t file_of(RankId r) const { return shared_ ? 0 : static_cast<uint32_t>(r); }
+  // The file's path as used to open it (resolved), for messages.
+  std::string_view file_name(uint32_t file) const;
+  // The list file, or empty when the trace was given directly.
+  const std::string& list_path() const { return list_path_; }
+
+  // The file's text, mapped on demand. With more than kKeepAllMapped files the view is valid
+  // only until text() is called for another file.
+  std::string_view text(uint32_t file) const;
+
+  // Finds rank r's next line at or after byte `pos` of its file; on success fills `line` and
+  // moves `pos` past it. Returns false at the end of the file (pos = file size). Throws
+  // InputError for a private-trace line of another rank or a malformed rank token.
+  bool next_line(RankId r, uint64_t& pos, TiLine& line) const;
+
+  size_t mapped_files() const { return used_slots_; }
+  size_t memory_bytes() const;
+
+ private:
+  TiTrace() = default;
+  void add_file(std::string_view path);
+  void scan_ranks(uint32_t file);
+  void read_list(std::string_view text);
+
+  std::string list_path_;
+  bool shared_ = false;
+  int num_ranks_ = 0;
+  std::string paths_;               // all resolved paths, concatenated
+  std::vector<uint64_t> path_end_;  // end of file i's path in paths_
+  // Shared trace: rank r's lines lie in [span_[2r], span_[2r+1]) (first line start, last line end).
+  static constexpr uint64_t kUnseen = UINT64_MAX;
+  std::vector<uint64_t> span_;
+  // Mapping cache: slot_of_[file] = slot or -1; a slot holds one mapping and its last use.
+  mutable std::vector<int32_t> slot_of_;
+  mutable std::vector<std::unique_ptr<MappedFile>> maps_;
+  mutable std::vector<uint32_t> slot_file_;
+  mutable std::vector<uint64_t> last_use_;
+  mutable size_t used_slots_ = 0;
+  mutable uint64_t clock_ = 0;
+};
 
 // Opens a TI trace: either one trace file holding every rank's actions, or a list file naming one
 // trace file per rank. Throws InputError on unreadable files or an unrecognisable layout.

@@ -1,0 +1,96 @@
+// Fragment: one rank's share of one collective operation, as a small GOAL DAG (seed 004 §2.3):
+// send / recv / calc operations with `requires` (start after the predecessor completed) and
+// `irequires` (start once the predecessor has started) edges.
+//
+// ARCHITECTURE.md: "Collectives are compiled into point-to-point operation graphs". A generator
+// (mpi/coll/dissemination.hpp, binomial.hpp, linear.hpp, reduce_scatter.hpp) appends the ops of
+// ONE rank to a Fragment; the consumer decides what to do with them:
+//   trace replay   FragmentRunner instantiates them in the OpPool and runs them (replay/ti_*)
+//   GOAL export    print ops()/deps() as `lN: send ...` / `lX requires lY` lines
+//   online mode    same as replay, from a fiber's collective call
+// Generators know nothing about tags, contexts or the pool: the consumer stamps those.
+//
+// Closing (Schedgen's finish_coll, seed 004 §2.5, research notes B.5): close(d) appends one calc
+// of duration d that `requires` every op that is nobody's predecessor (Schedgen's "end" set), so
+// the collective completes on this rank when all of this rank's ops in it have completed. Schedgen
+// uses d = 0; replay passes the reduction's compute time (SimGrid's private_execute_flops).
+//
+// Example: dissemination on 4 ranks, rank 0, 8 bytes (ops in generation order):
+//   0: send 8b to 1    1: recv 8b from 3    2: send 8b to 2    3: recv 8b from 2    4: calc 0
+//   2 requires 1       4 requires 2, 3
+// Op 0 (send_0) is nobody's predecessor either, so close() adds "4 requires 0" too.
+//
+// Memory: 16 B per op, 12 B per edge; a Fragment is a scratch buffer reused for every collective
+// (clear() keeps the capacity), so generating costs no allocation once it has grown.
+// Thread-safety: none (one per simulation thread).
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "core/sim_time.hpp"
+#include "mpi/op.hpp"
+
+namespace simfab::coll {
+
+struct FragOp {
+  uint64_t amount = 0;  // bytes (send, recv) or picoseconds (calc)
+  int32_t peer = 0;     // destination (send) or source (recv) rank; 0 for calc
+  OpKind kind = OpKind::kCalc;
+};
+
+struct FragDep {
+  uint32_t pred = 0;
+  uint32_t succ = 0;
+  bool immediate = false;  // irequires: succ may start once pred has started
+};
+
+class Fragment {
+ public:
+  void clear() {
+    ops_.clear();
+    deps_.clear();
+  }
+
+  // Each returns the new op's index in this fragment.
+  uint32_t send(RankId to, Bytes bytes) { return add(FragOp{bytes, to, OpKind::kSend}); }
+  uint32_t recv(RankId from, Bytes bytes) { return add(FragOp{bytes, from, OpKind::kRecv}); }
+  uint32_t calc(SimTime duration) {
+    return add(FragOp{static_cast<uint64_t>(duration.ps()), 0, OpKind::kCalc});
+  }
+
+  // GOAL `succ requires pred`. REQUIRES: both ops exist and the edges stay acyclic.
+  void require(uint32_t succ, uint32_t pred) { deps_.push_back(FragDep{pred, succ, false}); }
+  // GOAL `succ irequires pred`.
+  void irequire(uint32_t succ, uint32_t pred) { deps_.push_back(FragDep{pred, succ, true}); }
+
+  // The ops in [begin, end) that no edge names as predecessor (Schedgen's "end" set), in index
+  // order. The span points into a scratch buffer valid until the next call. O(ops + edges).
+  std::span<const uint32_t> end_ops(uint32_t begin, uint32_t end);
+
+  // Appends a calc of `duration` that requires every end op; returns its index. Call once, last.
+  uint32_t close(SimTime duration);
+
+  uint32_t size() const { return static_cast<uint32_t>(ops_.size()); }
+  std::span<const FragOp> ops() const { return ops_; }
+  std::span<const FragDep> deps() const { return deps_; }
+  const FragOp& op(uint32_t i) const { return ops_[i]; }
+
+  // Counts, for tests and statistics.
+  uint32_t count(OpKind kind) const;
+  Bytes bytes(OpKind kind) const;
+
+ private:
+  uint32_t add(FragOp op) {
+    ops_.push_back(op);
+    return static_cast<uint32_t>(ops_.size() - 1);
+  }
+
+  std::vector<FragOp> ops_;
+  std::vector<FragDep> deps_;
+  std::vector<uint32_t> ends_;   // scratch for end_ops()
+  std::vector<uint8_t> marked_;  // scratch for end_ops()
+};
+
+}  // namespace simfab::coll

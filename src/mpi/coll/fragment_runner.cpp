@@ -1,0 +1,114 @@
+#include "mpi/coll/fragment_runner.hpp"
+
+namespace simfab::coll {
+
+uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint8_t context,
+                               SimTime t) {
+  SIMFAB_CHECK(f.size() > 0, "FragmentRunner::start: empty fragment");
+  SIMFAB_CHECK(f.size() < kOpFlag, "FragmentRunner::start: fragment too large");
+  uint32_t id = free_;
+  if (id != kNoRun) {
+    free_ = runs_[id].next_free;
+  } else {
+    SIMFAB_CHECK(runs_.size() < kNoRun, "more than 2^32-1 collective runs");
+    id = static_cast<uint32_t>(runs_.size());
+    runs_.emplace_back();
+  }
+  ++live_;
+  Run& run = runs_[id];
+  const uint32_t n = f.size();
+  run.ops.resize(n);
+  run.remaining = n;
+  run.next_free = kNoRun;
+  for (uint32_t i = 0; i < n; ++i) {
+    const OpId oid = ops_.alloc();
+    Op& op = ops_[oid];
+    const FragOp& fo = f.op(i);
+    op.kind = fo.kind;
+    op.amount = fo.amount;
+    op.peer = fo.peer;
+    op.tag = tag;
+    op.rank = rank;
+    op.context = context;
+    op.user = kOpFlag | i;
+    run.ops[i] = oid;
+  }
+  // CSR by predecessor (counting sort, stable: successors keep the order the edges were added).
+  run.succ_begin.assign(n + 1, 0);
+  for (const FragDep& d : f.deps()) {
+    ++run.succ_begin[d.pred + 1];
+    ++ops_[run.ops[d.succ]].pending;
+  }
+  for (uint32_t i = 0; i < n; ++i) run.succ_begin[i + 1] += run.succ_begin[i];
+  run.succ.resize(f.deps().size());
+  // Fill using succ_begin[i] as a cursor, then shift back.
+  for (const FragDep& d : f.deps()) run.succ[run.succ_begin[d.pred]++] = d.succ | (d.immediate ? kImmediate : 0);
+  for (uint32_t i = n; i > 0; --i) run.succ_begin[i] = run.succ_begin[i - 1];
+  run.succ_begin[0] = 0;
+  for (uint32_t i = 0; i < n; ++i)
+    if (ops_[run.ops[i]].pending == 0) ex.ready(run.ops[i], t);
+  return id;
+}
+
+void FragmentRunner::release(Executor& ex, Run& run, uint32_t index, SimTime t, bool immediate) {
+  for (uint32_t e = run.succ_begin[index]; e < run.succ_begin[index + 1]; ++e) {
+    const uint32_t edge = run.succ[e];
+    if (((edge & kImmediate) != 0) != immediate) continue;
+    const OpId s = run.ops[edge & ~kImmediate];
+    if (--ops_[s].pending == 0) ex.ready(s, t);
+  }
+}
+
+void FragmentRunner::on_started(Executor& ex, uint32_t run, OpId op, SimTime t) {
+  SIMFAB_CHECK(run < runs_.size() && owns(ops_[op]), "FragmentRunner::on_started: foreign op");
+  release(ex, runs_[run], ops_[op].user & ~kOpFlag, t, true);
+}
+
+bool FragmentRunner::on_completed(Executor& ex, uint32_t run_id, OpId op, SimTime t) {
+  SIMFAB_CHECK(run_id < runs_.size() && owns(ops_[op]), "FragmentRunner::on_completed: foreign op");
+  Run& run = runs_[run_id];
+  const uint32_t index = ops_[op].user & ~kOpFlag;
+  SIMFAB_CHECK(index < run.ops.size() && run.ops[index] == op, "FragmentRunner: op does not belong to the run");
+  release(ex, run, index, t, false);
+  run.ops[index] = kNoOp;
+  ops_.release(op);
+  if (--run.remaining > 0) return false;
+  run.next_free = free_;
+  free_ = run_id;
+  --live_;
+  return true;
+}
+
+std::string FragmentRunner::describe(uint32_t run_id) const {
+  if (run_id >= runs_.size()) return {};
+  const Run& run = runs_[run_id];
+  std::string out;
+  int shown = 0;
+  for (OpId id : run.ops) {
+    if (id == kNoOp) continue;
+    const Op& op = ops_[id];
+    if (!(op.flags & op_flag::kStarted)) continue;  // waits for another op of the run
+    if (shown++ == 3) {
+      out += "; ...";
+      break;
+    }
+    if (shown > 1) out += "; ";
+    if (op.kind == OpKind::kRecv)
+      out += "recv of " + std::to_string(op.amount) + " B from rank " + std::to_string(op.peer) + " never matched";
+    else if (op.kind == OpKind::kSend)
+      out += "send of " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer) +
+             " never matched by a recv";
+    else
+      out += "calc never finished";
+  }
+  return out;
+}
+
+size_t FragmentRunner::memory_bytes() const {
+  size_t b = runs_.capacity() * sizeof(Run);
+  for (const Run& r : runs_)
+    b += r.ops.capacity() * sizeof(OpId) + (r.succ_begin.capacity() + r.succ.capacity()) * sizeof(uint32_t);
+  return b;
+}
+
+}  // namespace simfab::coll

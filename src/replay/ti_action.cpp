@@ -1,0 +1,445 @@
+// Parsing one TI trace line into a TiAction (see ti_action.hpp; layouts in ti_trace.hpp).
+#include "replay/ti_action.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <string>
+
+#include "core/text_locator.hpp"
+
+namespace simfab {
+
+namespace {
+
+struct Layout {
+  std::string_view name;
+  TiKind kind;
+  std::string_view args;  // the expected arguments, as documented in ti_trace.hpp
+};
+
+// In TiKind order.
+constexpr Layout kLayouts[] = {
+    {"init", TiKind::kInit, "[<x>]"},
+    {"finalize", TiKind::kFinalize, "(no arguments)"},
+    {"comm_size", TiKind::kCommSize, "[<n>]"},
+    {"comm_split", TiKind::kCommSplit, "[anything]"},
+    {"comm_dup", TiKind::kCommDup, "[anything]"},
+    {"location", TiKind::kLocation, "<file> <line>"},
+    {"compute", TiKind::kCompute, "<flops>"},
+    {"sleep", TiKind::kSleep, "<seconds>"},
+    {"send", TiKind::kSend, "<peer> <tag> <count> [<datatype>]"},
+    {"isend", TiKind::kIsend, "<peer> <tag> <count> [<datatype>]"},
+    {"recv", TiKind::kRecv, "<peer> <tag> <count> [<datatype>]"},
+    {"irecv", TiKind::kIrecv, "<peer> <tag> <count> [<datatype>]"},
+    {"wait", TiKind::kWait, "<src> <dst> <tag>"},
+    {"waitall", TiKind::kWaitall, "[anything]"},
+    {"test", TiKind::kTest, "[<src> <dst> <tag>]"},
+    {"barrier", TiKind::kBarrier, "(no arguments)"},
+    {"bcast", TiKind::kBcast, "<count> [<root> [<datatype>]]"},
+    {"reduce", TiKind::kReduce, "<count> <flops> [<root> [<datatype>]]"},
+    {"allreduce", TiKind::kAllreduce, "<count> <flops> [<datatype>]"},
+    {"alltoall", TiKind::kAlltoall, "<send_count> <recv_count> [<send_dt> [<recv_dt>]]"},
+    {"alltoallv", TiKind::kAlltoallv,
+     "<send_buf> <send_counts x P> <recv_buf> <recv_counts x P> [<send_dt> <recv_dt>]"},
+    {"gather", TiKind::kGather, "<send_count> <recv_count> [<root> [<send_dt> [<recv_dt>]]]"},
+    {"gatherv", TiKind::kGatherv, "<send_count> <recv_counts x P> [<root> [<send_dt> [<recv_dt>]]]"},
+    {"allgather", TiKind::kAllgather, "<send_count> <recv_count> [<send_dt> [<recv_dt>]]"},
+    {"allgatherv", TiKind::kAllgatherv, "<send_count> <recv_counts x P> [<datatype> [<displs>...]]"},
+    {"scatter", TiKind::kScatter, "<send_count> <recv_count> [<root> [<send_dt> [<recv_dt>]]]"},
+    {"scatterv", TiKind::kScatterv, "<send_counts x P> <recv_count> [<root> [<send_dt> <recv_dt>]]"},
+    {"reducescatter", TiKind::kReducescatter, "<recv_counts x P> <flops> [<datatype>]"},
+};
+static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
+constexpr bool layouts_in_kind_order() {
+  for (size_t i = 0; i < std::size(kLayouts); ++i)
+    if (static_cast<size_t>(kLayouts[i].kind) != i) return false;
+  return true;
+}
+static_assert(layouts_in_kind_order());
+
+// SimGrid's datatype ids (smpi_datatype.cpp, CREATE_MPI_DATATYPE) and sizes on x86-64; index =
+// id + 1 (id -1 is MPI_DATATYPE_NULL).
+constexpr int8_t kDatatypeSize[] = {
+    0,                                   // -1 NULL
+    8, 4, 1, 2, 8, 4, 1, 8,              // 0 DOUBLE .. 7 LONG_LONG
+    1, 1, 2, 4, 8, 8, 16, 4, 1,          // 8 SIGNED_CHAR .. 16 C_BOOL
+    1, 2, 4, 8, 1, 2, 4, 8,              // 17 INT8_T .. 24 UINT64_T
+    8, 16, 32, 8, 8,                     // 25 C_FLOAT_COMPLEX .. 29 OFFSET
+    8, 16, 16, 8, 8, 8, 16, 16,          // 30 FLOAT_INT .. 37 2LONG
+    4, 4, 8, 16, 8, 16, 16,              // 38 REAL .. 44 COMPLEX32
+    4, 2, 4, 8, 16, 32,                  // 45 INTEGER1 .. 50 LONG_DOUBLE_INT
+    0, 0, 1, 8, 8,                       // 51 UB, 52 LB, 53 PACKED, 54 PTR, 55 COUNT
+};
+static_assert(std::size(kDatatypeSize) == 57);
+
+constexpr std::string_view kDatatypeHint =
+    "known ids: -1 to 55, e.g. 0 DOUBLE, 1 INT, 2 CHAR, 3 SHORT, 4 LONG, 5 FLOAT, 6 BYTE, 7 LONG_LONG "
+    "(the full table is in replay/ti_trace.hpp)";
+
+bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\r'; }
+
+struct Tok {
+  std::string_view s;
+  size_t pos = 0;  // offset in the file text
+};
+
+std::string in_quotes(std::string_view s) {
+  if (s.size() > 40) return "'" + std::string(s.substr(0, 40)) + "...'";
+  return "'" + std::string(s) + "'";
+}
+
+class LineParser {
+ public:
+  LineParser(std::string_view file, const TiLine& line, int num_ranks, bool default_double,
+             std::vector<Bytes>& counts)
+      : file_(file), line_(line), p_(num_ranks), default_dt_(default_double ? 8 : 1), counts_(counts),
+        cur_(line.begin) {
+    for (size_t i = line.begin; i < line.end;) {
+      while (i < line.end && is_sep(line.text[i])) ++i;
+      if (i == line.end) break;
+      ++ntok_;
+      while (i < line.end && !is_sep(line.text[i])) ++i;
+    }
+  }
+
+  TiAction parse() {
+    TiAction a;
+    const Tok rank = next();
+    int64_t rank_value = -1;
+    if (!to_int(rank, rank_value) || rank_value < 0 || rank_value >= p_)
+      fail(rank.pos, "expected a rank (0 to " + std::to_string(p_ - 1) + "), got " + in_quotes(rank.s));
+    a.rank = static_cast<RankId>(rank_value);
+    if (ntok_ < 2)
+      fail(line_.end, "missing action after the rank; expected '<rank> <action> [arguments]'");
+    const Tok act = next();
+    const Layout* layout = find(act.s);
+    if (!layout)
+      fail(act.pos, "unknown action " + in_quotes(act.s) + "; valid actions: " + ti_action_list());
+    layout_ = layout;
+    act_ = act;
+    a.kind = layout->kind;
+    const size_t n = ntok_ - 2;
+    const size_t p = static_cast<size_t>(p_);
+    switch (a.kind) {
+      case TiKind::kInit:
+        args(0, 1);
+        a.has_arg = n == 1;
+        break;
+      case TiKind::kFinalize:
+      case TiKind::kBarrier:
+        args(0, 0);
+        break;
+      case TiKind::kCommSize:
+        args(0, 1);
+        if (n == 1) integer(next(), 0, INT32_MAX, "a communicator size");
+        break;
+      case TiKind::kCommSplit:
+      case TiKind::kCommDup:
+      case TiKind::kWaitall:
+        break;
+      case TiKind::kLocation:
+        args(2, SIZE_MAX);
+        break;
+      case TiKind::kCompute:
+        args(1, 1);
+        a.amount = number(next(), "a flop amount");
+        break;
+      case TiKind::kSleep:
+        args(1, 1);
+        a.amount = number(next(), "a duration in seconds");
+        break;
+      case TiKind::kSend:
+      case TiKind::kIsend:
+      case TiKind::kRecv:
+      case TiKind::kIrecv: {
+        args(3, 4);
+        const bool receive = a.kind == TiKind::kRecv || a.kind == TiKind::kIrecv;
+        a.peer = rank_arg(next(), "peer");
+        a.tag = tag(next(), receive);
+        const uint64_t c = count(next());
+        a.bytes = c * dt(n == 4);
+        break;
+      }
+      case TiKind::kWait:
+        args(3, 3);
+        a.peer = rank_arg(next(), "source");
+        a.peer2 = rank_arg(next(), "destination");
+        a.tag = tag(next(), true);
+        break;
+      case TiKind::kTest:
+        if (n != 0 && n != 3) bad_count("0 or 3");
+        a.has_arg = n == 3;
+        if (n == 3) {
+          a.peer = rank_arg(next(), "source");
+          a.peer2 = rank_arg(next(), "destination");
+          a.tag = tag(next(), true);
+        }
+        break;
+      case TiKind::kBcast: {
+        args(1, 3);
+        const uint64_t c = count(next());
+        a.peer = n >= 2 ? rank_arg(next(), "root") : 0;
+        a.bytes = c * dt(n >= 3);
+        break;
+      }
+      case TiKind::kReduce: {
+        args(2, 4);
+        const uint64_t c = count(next());
+        a.amount = number(next(), "a flop amount");
+        a.peer = n >= 3 ? rank_arg(next(), "root") : 0;
+        a.bytes = c * dt(n >= 4);
+        break;
+      }
+      case TiKind::kAllreduce: {
+        args(2, 3);
+        const uint64_t c = count(next());
+        a.amount = number(next(), "a flop amount");
+        a.bytes = c * dt(n >= 3);
+        break;
+      }
+      case TiKind::kAlltoall:
+      case TiKind::kAllgather: {
+        args(2, 4);
+        const uint64_t s = count(next());
+        const uint64_t r = count(next());
+        a.bytes = s * dt(n >= 3);
+        a.bytes2 = r * dt(n >= 4);
+        break;
+      }
+      case TiKind::kGather:
+      case TiKind::kScatter: {
+        args(2, 5);
+        const uint64_t s = count(next());
+        const uint64_t r = count(next());
+        a.peer = n >= 3 ? rank_arg(next(), "root") : 0;
+        a.bytes = s * dt(n >= 4);
+        a.bytes2 = r * dt(n >= 5);
+        break;
+      }
+      case TiKind::kAlltoallv: {
+        args(2 * p + 2, 2 * p + 4);
+        if (n == 2 * p + 3) bad_count(std::to_string(2 * p + 2) + " or " + std::to_string(2 * p + 4));
+        counts_.resize(2 * p);
+        count(next());  // send buffer size: checked, unused
+        for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
+        count(next());  // receive buffer size
+        for (size_t i = 0; i < p; ++i) counts_[p + i] = count(next());
+        const Bytes sdt = dt(n == 2 * p + 4);
+        const Bytes rdt = dt(n == 2 * p + 4);
+        for (size_t i = 0; i < p; ++i) {
+          counts_[i] *= sdt;
+          counts_[p + i] *= rdt;
+        }
+        break;
+      }
+      case TiKind::kGatherv: {
+        args(p + 1, p + 4);
+        counts_.resize(p);
+        const uint64_t s = count(next());
+        for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
+        a.peer = n >= p + 2 ? rank_arg(next(), "root") : 0;
+        a.bytes = s * dt(n >= p + 3);
+        const Bytes rdt = dt(n >= p + 4);
+        for (size_t i = 0; i < p; ++i) counts_[i] *= rdt;
+        break;
+      }
+      case TiKind::kAllgatherv: {
+        args(p + 1, 2 * p + 2);
+        counts_.resize(p);
+        const uint64_t s = count(next());
+        for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
+        const Bytes d = dt(n >= p + 2);
+        for (size_t i = p + 2; i < n; ++i) count(next(), "a displacement");
+        a.bytes = s * d;
+        for (size_t i = 0; i < p; ++i) counts_[i] *= d;
+        break;
+      }
+      case TiKind::kScatterv: {
+        args(p + 1, p + 4);
+        if (n == p + 3) bad_count(std::to_string(p + 1) + ", " + std::to_string(p + 2) + " or " +
+                                  std::to_string(p + 4));
+        counts_.resize(p);
+        for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
+        const uint64_t r = count(next());
+        a.peer = n >= p + 2 ? rank_arg(next(), "root") : 0;
+        const Bytes sdt = dt(n == p + 4);
+        a.bytes2 = r * dt(n == p + 4);
+        for (size_t i = 0; i < p; ++i) counts_[i] *= sdt;
+        break;
+      }
+      case TiKind::kReducescatter: {
+        args(p + 1, p + 2);
+        counts_.resize(p);
+        for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
+        a.amount = number(next(), "a flop amount");
+        const Bytes d = dt(n == p + 2);
+        Bytes total = 0;
+        for (size_t i = 0; i < p; ++i) {
+          counts_[i] *= d;
+          if (__builtin_add_overflow(total, counts_[i], &total))
+            fail(act.pos, "the receive counts of this reducescatter add up to more than 2^64 bytes");
+        }
+        a.bytes = total;
+        break;
+      }
+      case TiKind::kCount:
+        break;
+    }
+    return a;
+  }
+
+ private:
+  static const Layout* find(std::string_view name) {
+    if (name.empty()) return nullptr;
+    for (const Layout& l : kLayouts)
+      if (l.name.size() == name.size() && l.name[0] == name[0] && l.name == name) return &l;
+    return nullptr;
+  }
+
+  Tok next() {
+    size_t i = cur_;
+    while (i < line_.end && is_sep(line_.text[i])) ++i;
+    size_t b = i;
+    while (i < line_.end && !is_sep(line_.text[i])) ++i;
+    cur_ = i;
+    return Tok{line_.text.substr(b, i - b), b};
+  }
+
+  [[noreturn]] void fail(size_t pos, std::string what) const {
+    throw error_at(std::string(file_), line_.text, pos, std::move(what));
+  }
+
+  std::string layout_text() const {
+    std::string text = "'" + std::string(layout_->name) + " " + std::string(layout_->args) + "'";
+    if (layout_->args.find("x P") != std::string_view::npos) text += " (P = " + std::to_string(p_) + " ranks)";
+    return text;
+  }
+
+  [[noreturn]] void bad_count(const std::string& expected) const {
+    fail(act_.pos, "wrong number of arguments for '" + std::string(layout_->name) + "': expected " +
+                       layout_text() + ", i.e. " + expected + " arguments, got " + std::to_string(ntok_ - 2));
+  }
+
+  void args(size_t lo, size_t hi) const {
+    const size_t n = ntok_ - 2;
+    if (n >= lo && n <= hi) return;
+    std::string expected = lo == hi ? std::to_string(lo)
+                           : hi == SIZE_MAX ? "at least " + std::to_string(lo)
+                                            : std::to_string(lo) + " to " + std::to_string(hi);
+    bad_count(expected);
+  }
+
+  // The whole token as a decimal integer.
+  static bool to_int(const Tok& t, int64_t& v) {
+    auto [end, ec] = std::from_chars(t.s.data(), t.s.data() + t.s.size(), v);
+    return !t.s.empty() && ec == std::errc() && end == t.s.data() + t.s.size();
+  }
+
+  // `what` is only turned into a message on failure: no string is built per line.
+  int64_t integer(const Tok& t, int64_t lo, int64_t hi, const char* what) const {
+    int64_t v = 0;
+    if (!to_int(t, v) || v < lo || v > hi) fail(t.pos, std::string("expected ") + what + ", got " + in_quotes(t.s));
+    return v;
+  }
+
+  RankId rank_arg(const Tok& t, const char* role) const {
+    int64_t v = 0;
+    if (!to_int(t, v))
+      fail(t.pos, std::string("expected a ") + role + " rank (an integer from 0 to " + std::to_string(p_ - 1) +
+                      "), got " + in_quotes(t.s));
+    if (v < 0 || v >= p_)
+      fail(t.pos, std::string(role) + " rank " + std::string(t.s) + " is out of range: the trace has " +
+                      std::to_string(p_) + " ranks (0 to " + std::to_string(p_ - 1) + ")");
+    return static_cast<RankId>(v);
+  }
+
+  int32_t tag(const Tok& t, bool any_allowed) const {
+    return static_cast<int32_t>(integer(t, any_allowed ? -1 : 0, INT32_MAX,
+                                        any_allowed ? "a tag (0 or more, or -1 for any tag)" : "a tag (0 or more)"));
+  }
+
+  // A finite non-negative decimal number (exponents allowed).
+  double number(const Tok& t, const char* what) const {
+    double v = 0;
+    auto [end, ec] = std::from_chars(t.s.data(), t.s.data() + t.s.size(), v);
+    if (t.s.empty() || ec != std::errc() || end != t.s.data() + t.s.size() || !std::isfinite(v))
+      fail(t.pos, std::string("expected ") + what + " (a number such as 1000 or 1e6), got " + in_quotes(t.s));
+    if (v < 0) fail(t.pos, std::string("expected ") + what + ", which cannot be negative, got " + in_quotes(t.s));
+    return v;
+  }
+
+  uint64_t count(const Tok& t, const char* what = "a count") const {
+    // Fast path: plain digits.
+    uint64_t u = 0;
+    auto [uend, uec] = std::from_chars(t.s.data(), t.s.data() + t.s.size(), u);
+    if (!t.s.empty() && uec == std::errc() && uend == t.s.data() + t.s.size() && u <= kTiMaxCount) return u;
+    double v = 0;
+    auto [end, ec] = std::from_chars(t.s.data(), t.s.data() + t.s.size(), v);
+    if (t.s.empty() || (ec != std::errc() && ec != std::errc::result_out_of_range) ||
+        end != t.s.data() + t.s.size() || std::isnan(v))
+      fail(t.pos, std::string("expected ") + what + " (a whole number >= 0 such as 1000 or 1e6), got " +
+                      in_quotes(t.s));
+    if (v < 0) fail(t.pos, std::string("expected ") + what + ", which cannot be negative, got " + in_quotes(t.s));
+    if (ec == std::errc::result_out_of_range || v > static_cast<double>(kTiMaxCount))
+      fail(t.pos, std::string(what) + " " + in_quotes(t.s) + " is too large (at most 2^40 = 1099511627776)");
+    if (v != std::floor(v))
+      fail(t.pos, std::string("expected ") + what + ", which must be a whole number, got " + in_quotes(t.s));
+    return static_cast<uint64_t>(v);
+  }
+
+  // The next token as a datatype id when `present`, else this rank's default datatype.
+  Bytes dt(bool present) {
+    if (!present) return default_dt_;
+    const Tok t = next();
+    int64_t id = 0;
+    const int size = to_int(t, id) ? ti_datatype_size(id) : -1;
+    if (size < 0) fail(t.pos, "unknown datatype id " + in_quotes(t.s) + "; " + std::string(kDatatypeHint));
+    return static_cast<Bytes>(size);
+  }
+
+  std::string_view file_;
+  const TiLine& line_;
+  int p_;
+  Bytes default_dt_;
+  std::vector<Bytes>& counts_;
+  size_t cur_;
+  size_t ntok_ = 0;
+  const Layout* layout_ = nullptr;
+  Tok act_;
+};
+
+}  // namespace
+
+TiAction parse_ti_action(std::string_view file_name, const TiLine& line, int num_ranks, bool default_double,
+                         std::vector<Bytes>& counts) {
+  return LineParser(file_name, line, num_ranks, default_double, counts).parse();
+}
+
+bool is_ti_action_name(std::string_view name) {
+  for (const Layout& l : kLayouts)
+    if (l.name == name) return true;
+  return false;
+}
+
+std::string_view ti_action_name(TiKind kind) {
+  const auto i = static_cast<size_t>(kind);
+  return i < std::size(kLayouts) ? kLayouts[i].name : std::string_view("?");
+}
+
+bool ti_is_collective(TiKind kind) { return kind >= TiKind::kBarrier && kind < TiKind::kCount; }
+
+std::string ti_action_list() {
+  std::string out;
+  for (const Layout& l : kLayouts) {
+    if (!out.empty()) out += ", ";
+    out += l.name;
+  }
+  return out;
+}
+
+int ti_datatype_size(int64_t id) {
+  if (id < -1 || id > 55) return -1;
+  return kDatatypeSize[id + 1];
+}
+
+}  // namespace simfab

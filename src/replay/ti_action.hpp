@@ -1,0 +1,73 @@
+// TiAction: one line of a SimGrid TI trace, parsed and fully validated before it is executed
+// (style guide rule 17; SMPI's ActionArgParser). The format, every action's argument layout and
+// the datatype table are documented in replay/ti_trace.hpp.
+//
+// parse_ti_action works on string_views of the mapped file and std::from_chars only: no
+// std::string per line, no exceptions except the InputError it throws for bad input, no read
+// outside the line. Cost: O(tokens) per line; the action name is found among 28 names by length
+// and first letter.
+//
+// Field use per action (bytes = count x datatype size):
+//   compute, sleep          amount = flops, seconds
+//   send/isend/recv/irecv   peer, tag (-1 = any tag, receives only), bytes
+//   wait, test              peer = src, peer2 = dst, tag (test: has_arg = key given)
+//   init                    has_arg = an extra token was given (default datatype becomes DOUBLE)
+//   bcast                   peer = root, bytes
+//   reduce, allreduce       peer = root (reduce), bytes, amount = flops after the reduction
+//   alltoall, allgather     bytes = sent to each peer, bytes2 = received from each peer
+//   gather, scatter         peer = root, bytes = sent (by a non-root / to each peer by the root),
+//                           bytes2 = received (from each peer by the root / by a non-root)
+//   alltoallv               counts[0..P) = bytes sent to each peer, counts[P..2P) = received
+//   gatherv, allgatherv     bytes = sent, counts[0..P) = received from each rank; gatherv: root
+//   scatterv                counts[0..P) = sent to each rank, bytes2 = received, peer = root
+//   reducescatter           counts[0..P) = bytes each rank receives, bytes = their sum, amount
+#pragma once
+
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+#include "core/sim_time.hpp"
+#include "replay/ti_trace.hpp"
+
+namespace simfab {
+
+enum class TiKind : uint8_t {
+  kInit, kFinalize, kCommSize, kCommSplit, kCommDup, kLocation,
+  kCompute, kSleep,
+  kSend, kIsend, kRecv, kIrecv, kWait, kWaitall, kTest,
+  kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
+  kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter,
+  kCount,
+};
+
+struct TiAction {
+  TiKind kind = TiKind::kInit;
+  bool has_arg = false;
+  RankId rank = 0;
+  RankId peer = 0;
+  RankId peer2 = 0;
+  int32_t tag = 0;
+  double amount = 0;
+  Bytes bytes = 0;
+  Bytes bytes2 = 0;
+};
+
+inline constexpr uint64_t kTiMaxCount = uint64_t{1} << 40;
+
+// Parses and validates `line`. `counts` receives the per-rank byte counts of the v-collectives
+// (resized to P or 2P; the caller reuses the vector). Throws InputError naming
+// file:line:column, echoing the line and saying what was expected.
+TiAction parse_ti_action(std::string_view file_name, const TiLine& line, int num_ranks, bool default_double,
+                         std::vector<Bytes>& counts);
+
+bool is_ti_action_name(std::string_view name);
+std::string_view ti_action_name(TiKind kind);
+bool ti_is_collective(TiKind kind);
+// "init, finalize, ..." for messages.
+std::string ti_action_list();
+
+// Size in bytes of a SimGrid datatype id, or -1 when the id is unknown.
+int ti_datatype_size(int64_t id);
+
+}  // namespace simfab

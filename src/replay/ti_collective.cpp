@@ -1,0 +1,38 @@
+// build_ti_collective: which algorithm of mpi/coll/ each TI collective expands to (the table in
+// ti_trace.hpp), and with which sizes.
+#include "core/error.hpp"
+#include "mpi/coll/binomial.hpp"
+#include "mpi/coll/dissemination.hpp"
+#include "mpi/coll/linear.hpp"
+#include "mpi/coll/reduce_scatter.hpp"
+#include "replay/ti_program.hpp"
+
+namespace simfab {
+
+void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
+                         std::span<const Bytes> counts, SimTime closing) {
+  const int p = num_ranks;
+  const auto per_rank = [&](size_t first) {
+    SIMFAB_CHECK(counts.size() >= first + static_cast<size_t>(p), "build_ti_collective: counts too short");
+    return counts.subspan(first, static_cast<size_t>(p));
+  };
+  switch (a.kind) {
+    case TiKind::kBarrier: coll::dissemination(f, r, p, 1); break;
+    case TiKind::kBcast: coll::binomial_bcast(f, r, p, a.peer, a.bytes); break;
+    case TiKind::kReduce: coll::binomial_reduce(f, r, p, a.peer, a.bytes); break;
+    case TiKind::kAllreduce: coll::dissemination(f, r, p, a.bytes); break;
+    case TiKind::kAlltoall: coll::linear_alltoall(f, r, p, a.bytes, a.bytes2); break;
+    case TiKind::kAlltoallv: coll::linear_alltoallv(f, r, p, per_rank(0), per_rank(static_cast<size_t>(p))); break;
+    case TiKind::kGather: coll::linear_gather(f, r, p, a.peer, a.bytes, a.bytes2); break;
+    case TiKind::kGatherv: coll::linear_gatherv(f, r, p, a.peer, a.bytes, per_rank(0)); break;
+    case TiKind::kAllgather: coll::dissemination(f, r, p, a.bytes); break;
+    case TiKind::kAllgatherv: coll::linear_allgatherv(f, r, p, a.bytes, per_rank(0)); break;
+    case TiKind::kScatter: coll::linear_scatter(f, r, p, a.peer, a.bytes, a.bytes2); break;
+    case TiKind::kScatterv: coll::linear_scatterv(f, r, p, a.peer, per_rank(0), a.bytes2); break;
+    case TiKind::kReducescatter: coll::reduce_scatter_reduce_then_scatterv(f, r, p, per_rank(0), a.bytes); break;
+    default: SIMFAB_CHECK(false, "build_ti_collective: not a collective action");
+  }
+  f.close(closing);
+}
+
+}  // namespace simfab

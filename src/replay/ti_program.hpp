@@ -1,0 +1,127 @@
+// TiProgram: replays a TiTrace on the Executor; each rank is a small state machine that reads its
+// next line only when its previous action is over (streaming; format in replay/ti_trace.hpp).
+//
+// States of a rank and what moves it on (t = the time the executor reports):
+//   kOp          a blocking op runs (compute, sleep, send, recv)   on_completed(op)  -> next line
+//   kStarting    an isend/irecv op waits to start                  on_started(op)    -> next line
+//   kCollective  a collective's fragment runs (FragmentRunner)     its last op done  -> next line
+//   kWaitRequest `wait` on an outstanding request                  that op completes -> next line
+//   kWaitAll     `waitall` with requests outstanding               the last completes -> next line
+//   kFinalizing  `finalize` / end of trace with requests outstanding  the last completes -> kDone
+//   kStuck       `wait` for a request that was never started: blocked for ever (deadlock report)
+//   kDone        finished
+// Actions that need no op (init, location, comm_*, test, a wait on a completed request, ...) are
+// consumed in a loop, not by recursion, so no stack grows with the trace. Executor callbacks only
+// schedule events, so advance() is never re-entered for the same rank.
+//
+// Requests (isend/irecv) live in one pool with a free list, linked per rank in FIFO order and
+// keyed by (src, dst, tag) as SimGrid's RequestStorage: isend on rank r to p with tag t has key
+// (r, p, t), irecv from p has key (p, r, t). A completed request stays (op = kNoOp) until a wait,
+// waitall, finalize or the end of the trace consumes it, like SimGrid's null request after test.
+// Op::user of a point-to-point op = its request index, or kNoRequest for blocking ops; the
+// FragmentRunner's ops carry its flag instead.
+//
+// Memory per rank: RankState (40 B) + the host id (4 B); 20 B per outstanding request; a
+// collective's ops and edges only while it runs on that rank. The per-rank files of a list cost
+// 12 B each in TiTrace plus the path. Nothing per trace line, no allocation per point-to-point
+// action once the pools have grown.
+#pragma once
+
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "mpi/coll/fragment.hpp"
+#include "mpi/coll/fragment_runner.hpp"
+#include "mpi/executor.hpp"
+#include "mpi/program.hpp"
+#include "platform/platform.hpp"
+#include "replay/ti_action.hpp"
+#include "replay/ti_trace.hpp"
+
+namespace simfab {
+
+// Appends rank r's share of the collective `a` to `f` and closes it with a calc of
+// `closing` (the reduction's compute time, or 0). `counts` = the per-rank byte counts
+// parse_ti_action filled for the v-collectives. Algorithms: see the table in ti_trace.hpp.
+void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
+                         std::span<const Bytes> counts, SimTime closing);
+
+class TiProgram final : public Program {
+ public:
+  // Op::user of a blocking op; below FragmentRunner::kOpFlag like every request index.
+  static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
+  static constexpr uint8_t kCollectiveContext = 1;
+
+  TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host);
+
+  int num_ranks() const override { return trace_.num_ranks(); }
+  void start(Executor& ex) override;
+  void on_started(OpId op, SimTime t) override;
+  void on_completed(OpId op, SimTime t) override;
+  bool rank_finished(RankId r) const override { return rank(r).state == State::kDone; }
+  std::string describe_blocked(RankId r) const override;
+
+  // Bytes of per-rank and pooled state (tests check the footprint).
+  size_t memory_bytes() const;
+  static size_t rank_state_bytes() { return sizeof(RankState); }
+
+ private:
+  enum class State : uint8_t {
+    kReady, kOp, kStarting, kCollective, kWaitRequest, kWaitAll, kFinalizing, kStuck, kDone,
+  };
+  static constexpr uint8_t kDefaultDouble = 1;  // RankState::flags: `init` had an argument
+  static constexpr uint32_t kNone = UINT32_MAX;
+
+  struct RankState {
+    uint64_t pos = 0;           // cursor: the next unread byte of this rank's trace file
+    uint64_t line = 0;          // offset of the line of the action in progress (messages)
+    uint32_t wait = kNone;      // the op (kOp, kStarting), run (kCollective) or request waited for
+    uint32_t req_head = kNone;  // this rank's requests, oldest first
+    uint32_t req_tail = kNone;
+    uint32_t open_reqs = 0;     // requests whose op has not completed
+    uint32_t colls = 0;         // collectives started so far: the next one's tag
+    State state = State::kReady;
+    uint8_t flags = 0;
+  };
+  static_assert(sizeof(RankState) == 40, "RankState is documented as 40 bytes");
+  struct Request {
+    OpId op = kNoOp;  // kNoOp once completed
+    int32_t src = 0;
+    int32_t dst = 0;
+    int32_t tag = 0;
+    uint32_t next = kNone;  // next request of the same rank, or the pool's free list
+  };
+
+  const RankState& rank(RankId r) const { return ranks_[static_cast<size_t>(r)]; }
+  RankState& rank(RankId r) { return ranks_[static_cast<size_t>(r)]; }
+
+  void advance(RankId r, SimTime t);
+  void finish(RankId r);
+  void check_nothing_after_finalize(RankId r, const TiLine& finalize_line);
+  OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t);
+  SimTime compute_time(RankId r, double flops, const TiLine& line) const;
+  SimTime sleep_time(double seconds, const TiLine& line) const;
+  uint32_t add_request(RankId r, int32_t src, int32_t dst, int32_t tag);
+  uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag) const;
+  void remove_request(RankId r, uint32_t req);
+  void clear_requests(RankId r);
+  [[noreturn]] void fail(const TiLine& line, size_t pos, std::string what) const;
+  std::string where(RankId r) const;  // "file:line" of the action in progress
+  std::string describe_op(OpId id) const;
+
+  TiTrace& trace_;
+  OpPool& ops_;
+  const Platform& platform_;
+  std::vector<HostId> rank_host_;
+  Executor* ex_ = nullptr;
+  std::vector<RankState> ranks_;
+  std::vector<Request> requests_;
+  uint32_t free_request_ = kNone;
+  coll::FragmentRunner runner_;
+  coll::Fragment frag_;        // scratch: the collective being started
+  std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
+};
+
+}  // namespace simfab

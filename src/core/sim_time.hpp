@@ -13,6 +13,7 @@
 #include <compare>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 namespace simfab {
 
@@ -40,6 +41,15 @@ class SimTime {
 };
 
 inline constexpr SimTime max(SimTime a, SimTime b) { return a < b ? b : a; }
+
+// a + d, or nullopt when the sum would leave the representable range (about 106 days): callers
+// turn that into an input error rather than wrap around. REQUIRES: a, d >= 0.
+inline std::optional<SimTime> checked_add(SimTime a, SimTime d) {
+  int64_t out = 0;
+  if (__builtin_add_overflow(a.ps(), d.ps(), &out) || out == std::numeric_limits<int64_t>::max())
+    return std::nullopt;
+  return SimTime::ps(out);
+}
 
 using Bytes = uint64_t;
 using RankId = int32_t;

@@ -40,7 +40,7 @@ void Executor::on_op(SimTime t, OpId id) {
         engine_.schedule(c, EventKind::kOpReady, id);
         return;
       }
-      c = t + SimTime::ps(static_cast<int64_t>(op.amount));
+      c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), op.rank);
       op.flags |= op_flag::kStarted | op_flag::kDone;
       SimTime end = c;
       program_.on_started(id, end);
@@ -74,8 +74,8 @@ void Executor::run_send(SimTime t, OpId id) {
   }
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
-  c = t + net_.send_overhead(hs, hd, op.amount);
-  n = t + net_.send_gap(hs, hd, op.amount);
+  c = later(t, net_.send_overhead(hs, hd, op.amount), op.rank);
+  n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
   const bool eager = net_.protocol(op.amount) == Protocol::kEager;
   uint32_t m = alloc_msg();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp,
@@ -144,8 +144,8 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   }
   const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
   const HostId hd = rank_host_[static_cast<size_t>(r)];
-  c = t + net_.recv_overhead(hs, hd, msg.size);
-  n = t + net_.recv_gap(hs, hd, msg.size);
+  c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
+  n = later(t, net_.recv_gap(hs, hd, msg.size), r);
   // Search the posted receives, oldest first.
   Queue& rq = rq_[static_cast<size_t>(r)];
   OpId prev = kNoOp;
@@ -166,6 +166,14 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   msgs_[msg_id].next = kNoOp;
   if (uq.tail == kNoOp) uq.head = msg_id; else msgs_[uq.tail].next = msg_id;
   uq.tail = msg_id;
+}
+
+SimTime Executor::later(SimTime t, SimTime d, RankId rank) const {
+  if (auto sum = checked_add(t, d)) return *sum;
+  throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds (about 106 days) on rank " +
+                                    std::to_string(rank) + " at " + std::to_string(t.ps()) +
+                                    " ps: an operation lasts too long (check calc durations, compute "
+                                    "amounts and message sizes)");
 }
 
 std::string Executor::describe_rq(RankId r) const {

@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <charconv>
+#include <sstream>
+
+#include <yaml-cpp/eventhandler.h>
 
 #include "core/spelling.hpp"
 #include "core/text_locator.hpp"
@@ -12,23 +15,41 @@ namespace {
 
 constexpr std::string_view kUtf8Bom = "\xEF\xBB\xBF";
 
-YAML::Node load_single_document(std::string_view text, const YamlInput& in) {
-  std::vector<YAML::Node> docs;
-  try {
-    docs = YAML::LoadAll(std::string(text));
-  } catch (const YAML::ParserException& e) {
-    throw in.error(e.mark, "YAML syntax error: " + e.msg);
-  } catch (const YAML::Exception& e) {
-    throw in.error(e.mark, "cannot read YAML: " + e.msg);
+// Records whether a YAML document has content and where it (or its empty value) starts, without
+// building nodes.
+class DocumentProbe final : public YAML::EventHandler {
+ public:
+  bool has_content() const { return has_content_; }
+  const YAML::Mark& mark() const { return mark_; }
+
+  void OnDocumentStart(const YAML::Mark&) override {
+    has_content_ = false;
+    mark_ = YAML::Mark::null_mark();
   }
-  const YAML::Node* found = nullptr;
-  for (const YAML::Node& d : docs) {
-    if (d.IsNull()) continue;
-    if (found) throw in.error(d, "expected a single YAML document; a second one starts here");
-    found = &d;
+  void OnDocumentEnd() override {}
+  void OnNull(const YAML::Mark& m, YAML::anchor_t) override {
+    if (!has_content_ && mark_.is_null()) mark_ = m;
   }
-  return found ? *found : YAML::Node();
-}
+  void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { content(m); }
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { content(m); }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content(m);
+  }
+  void OnSequenceEnd() override {}
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+    content(m);
+  }
+  void OnMapEnd() override {}
+
+ private:
+  void content(const YAML::Mark& m) {
+    if (!has_content_) mark_ = m;
+    has_content_ = true;
+  }
+
+  bool has_content_ = false;
+  YAML::Mark mark_;
+};
 
 std::string join(std::span<const std::string_view> names) {
   std::string out;
@@ -42,7 +63,49 @@ std::string join(std::span<const std::string_view> names) {
 }  // namespace
 
 YamlInput::YamlInput(std::string_view text, std::string name)
-    : name_(std::move(name)), text_(text), root_(load_single_document(text, *this)) {}
+    : name_(std::move(name)), text_(text), root_(load()) {}
+
+YAML::Node YamlInput::load() const {
+  std::vector<YAML::Node> docs;
+  try {
+    check_documents();
+    docs = YAML::LoadAll(std::string(text_));
+  } catch (const YAML::ParserException& e) {
+    throw error(e.mark, "YAML syntax error: " + e.msg);
+  } catch (const YAML::Exception& e) {
+    throw error(e.mark, "cannot read YAML: " + e.msg);
+  }
+  for (const YAML::Node& d : docs)
+    if (!d.IsNull()) return d;
+  return YAML::Node();
+}
+
+// A first pass over the documents with a probe, before LoadAll builds them. It rejects a second
+// non-empty document, and it protects LoadAll from a yaml-cpp 0.7 bug: a token that cannot start
+// a node (a stray ',' at the top of a document) makes the parser report empty documents forever
+// without consuming it, and LoadAll collects them until memory runs out (jbeder/yaml-cpp#1040,
+// fixed upstream by #1319). Two empty documents at the same mark mean the parser is stuck there.
+void YamlInput::check_documents() const {
+  std::istringstream stream{std::string(text_)};
+  YAML::Parser parser(stream);
+  DocumentProbe probe;
+  bool seen_content = false;
+  int last_empty_pos = -1;
+  while (parser.HandleNextDocument(probe)) {
+    const YAML::Mark& m = probe.mark();
+    if (probe.has_content()) {
+      if (seen_content) throw error(m, "expected a single YAML document; a second one starts here");
+      seen_content = true;
+      last_empty_pos = -1;
+    } else if (!m.is_null() && m.pos == last_empty_pos) {
+      size_t at = offset(m);
+      std::string token = at < text_.size() ? "'" + std::string(1, text_[at]) + "'" : "end of input";
+      throw error(m, "YAML syntax error: unexpected " + token + "; a value cannot start here");
+    } else {
+      last_empty_pos = m.is_null() ? -1 : m.pos;
+    }
+  }
+}
 
 size_t YamlInput::offset(const YAML::Mark& mark) const {
   if (mark.is_null() || mark.line < 0 || mark.column < 0) return 0;

@@ -55,6 +55,8 @@ class YamlInput {
   InputError error(const YAML::Mark& mark, std::string what) const;
 
  private:
+  YAML::Node load() const;
+  void check_documents() const;
   size_t offset(const YAML::Mark& mark) const;
 
   std::string name_;

@@ -206,3 +206,19 @@ TEST(LogGOPS, RouteDerivedLatencyAndGap) {
 
 }  // namespace
 }  // namespace simfab
+
+namespace simfab {
+namespace {
+
+TEST(LogGOPS, TimeOverflowIsAnInputErrorNotAWrap) {
+  // Five calcs of 2^61-1 ps (the largest a GOAL calc may be) exceed int64 picoseconds.
+  const char* goal = "num_ranks 1 rank 0 { a: calc 2305843009213693951  b: calc 2305843009213693951 "
+                     "c: calc 2305843009213693951  d: calc 2305843009213693951  e: calc 2305843009213693951 }";
+  EXPECT_THROW(testing::run_goal(goal, testing::params(0, 0, 0, 0, 0)), InputError);
+  // A message whose per-byte cost alone exceeds the range.
+  const char* big = "num_ranks 2 rank 0 { a: send 18000000000000000000b to 1 tag 0 } rank 1 { b: recv 1b from 0 tag 0 }";
+  EXPECT_THROW(testing::run_goal(big, testing::params(0, 0, 0, 6, 0)), InputError);
+}
+
+}  // namespace
+}  // namespace simfab

@@ -29,9 +29,13 @@ LogGOPSParams params_from(const Config& cfg) {
                        cfg.per_byte("loggops/O"),  cfg.bytes("loggops/S")};
 }
 
+// (size-1) * cost, rounded to the nearest ps; saturates at the end of time (an absurd message
+// then makes the executor report the overflow instead of wrapping around).
 SimTime per_byte(double ps_per_byte, Bytes size) {
   if (size <= 1 || ps_per_byte == 0) return SimTime::zero();
-  return SimTime::ps(std::llround(ps_per_byte * static_cast<double>(size - 1)));
+  const double ps = ps_per_byte * static_cast<double>(size - 1);
+  if (!(ps < 9.2e18)) return SimTime::never();
+  return SimTime::ps(std::llround(ps));
 }
 }  // namespace
 

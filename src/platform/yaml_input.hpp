@@ -16,7 +16,9 @@
 // that says what was expected and what was found.
 //
 // Documents: the input holds at most one non-empty YAML document; empty documents (a stray `---`)
-// are ignored. An input with no document at all has a null root().
+// are ignored. An input with no document at all has a null root(). The documents are probed once
+// before they are built, which also turns a yaml-cpp 0.7 endless loop (a stray ',' starting a
+// document) into a syntax error.
 //
 // Cost: loading is yaml-cpp's (linear in the text; nesting deeper than yaml-cpp's limit of 2000
 // levels is a syntax error). Building an error is O(text), and happens only when raising one.
@@ -74,7 +76,6 @@ struct YamlField {
 // "a mapping", "a list", "nothing", or the scalar quoted: for "expected X, got Y" messages.
 std::string describe_node(const YAML::Node& node);
 
-
 class YamlMap {
  public:
   // `what` names the mapping in messages ("host", "cluster"). Throws InputError when `node` is not
@@ -82,7 +83,7 @@ class YamlMap {
   YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
           std::initializer_list<std::string_view> valid);
 
-  // Renames the mapping in later messages, e.g. to "cluster 'c0'" once its name has been read.
+  // Renames the mapping in later messages, e.g. to "route a -> b" once its hosts are known.
   void rename(std::string what) { what_ = std::move(what); }
   const std::string& what() const { return what_; }
   const YAML::Node& node() const { return node_; }

@@ -56,6 +56,14 @@ TEST(PlatformYamlError, SyntaxError) {
   expect_error("hosts: [\n", 2, 1, {"YAML syntax error"});
 }
 
+// Regression for yaml-cpp 0.7 looping forever (and allocating) on a stray ',' that starts a
+// document (jbeder/yaml-cpp#1040): it must be a plain syntax error.
+TEST(PlatformYamlError, YamlCppIssue1040StrayCommaIsASyntaxError) {
+  expect_error(",", 1, 1, {"YAML syntax error: unexpected ','"});
+  expect_error("# platform\n, hosts: []\n", 2, 1, {"YAML syntax error: unexpected ','"});
+  expect_error("hosts: [{name: a, speed: 1}]\n---\n,\n", 3, 1, {"YAML syntax error: unexpected ','"});
+}
+
 TEST(PlatformYamlError, SecondDocument) {
   expect_error("hosts: []\n---\nhosts: []\n", 3, 1, {"single YAML document"});
 }

@@ -24,7 +24,8 @@ bool parse_index(std::string_view s, int64_t& out) {
 }  // namespace
 
 std::variant<Radical, std::string> parse_radical(std::string_view text, int64_t max_count) {
-  const std::string expected = "; expected indices or ranges separated by commas, like \"0-15\" or \"0-3,8-11\"";
+  const std::string expected =
+      "; expected indices or ranges separated by commas, like \"0-15\" or \"0-3,8-11\"";
   Radical r;
   if (trim(text).empty()) return "empty radical" + expected;
   size_t begin = 0;
@@ -54,10 +55,12 @@ std::variant<Radical, std::string> parse_radical(std::string_view text, int64_t 
     begin = comma + 1;
   }
   std::vector<IndexRange> sorted = r.ranges;
-  std::sort(sorted.begin(), sorted.end(), [](const IndexRange& a, const IndexRange& b) { return a.first < b.first; });
+  std::sort(sorted.begin(), sorted.end(),
+            [](const IndexRange& a, const IndexRange& b) { return a.first < b.first; });
   for (size_t i = 1; i < sorted.size(); ++i)
     if (sorted[i].first <= sorted[i - 1].last)
-      return "index " + std::to_string(sorted[i].first) + " appears twice in radical '" + std::string(text) + "'";
+      return "index " + std::to_string(sorted[i].first) + " appears twice in radical '" + std::string(text) +
+             "'";
   return r;
 }
 

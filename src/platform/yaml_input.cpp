@@ -1,10 +1,11 @@
 #include "platform/yaml_input.hpp"
 
+#include <yaml-cpp/depthguard.h>
+#include <yaml-cpp/eventhandler.h>
+
 #include <algorithm>
 #include <charconv>
 #include <sstream>
-
-#include <yaml-cpp/eventhandler.h>
 
 #include "core/spelling.hpp"
 #include "core/text_locator.hpp"
@@ -31,12 +32,16 @@ class DocumentProbe final : public YAML::EventHandler {
     if (!has_content_ && mark_.is_null()) mark_ = m;
   }
   void OnAlias(const YAML::Mark& m, YAML::anchor_t) override { content(m); }
-  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override { content(m); }
-  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnScalar(const YAML::Mark& m, const std::string&, YAML::anchor_t, const std::string&) override {
+    content(m);
+  }
+  void OnSequenceStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                       YAML::EmitterStyle::value) override {
     content(m);
   }
   void OnSequenceEnd() override {}
-  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark& m, const std::string&, YAML::anchor_t,
+                  YAML::EmitterStyle::value) override {
     content(m);
   }
   void OnMapEnd() override {}
@@ -70,6 +75,10 @@ YAML::Node YamlInput::load() const {
   try {
     check_documents();
     docs = YAML::LoadAll(std::string(text_));
+  } catch (const YAML::DeepRecursion& e) {
+    // yaml-cpp reports its nesting limit as "bad file".
+    throw error(e.mark, "YAML nesting too deep (" + std::to_string(e.depth()) +
+                            " levels); a platform file needs a handful");
   } catch (const YAML::ParserException& e) {
     throw error(e.mark, "YAML syntax error: " + e.msg);
   } catch (const YAML::Exception& e) {
@@ -120,9 +129,7 @@ size_t YamlInput::offset(const YAML::Mark& mark) const {
   return std::min(pos + static_cast<size_t>(mark.column), end);
 }
 
-SourceLoc YamlInput::loc(const YAML::Node& node) const {
-  return locate(name_, text_, offset(node.Mark()));
-}
+SourceLoc YamlInput::loc(const YAML::Node& node) const { return locate(name_, text_, offset(node.Mark())); }
 
 std::string YamlInput::where(const YAML::Node& node) const {
   SourceLoc l = loc(node);
@@ -139,8 +146,8 @@ InputError YamlInput::error(const YAML::Node& node, std::string what) const {
     // yaml-cpp marks an empty value at the next token; point at the '-', ':' or ',' before it
     // instead, when only blanks separate them.
     size_t p = pos;
-    while (p > 0 && (text_[p - 1] == ' ' || text_[p - 1] == '\t' || text_[p - 1] == '\n' ||
-                     text_[p - 1] == '\r'))
+    while (p > 0 &&
+           (text_[p - 1] == ' ' || text_[p - 1] == '\t' || text_[p - 1] == '\n' || text_[p - 1] == '\r'))
       --p;
     if (p > 0 && (text_[p - 1] == '-' || text_[p - 1] == ':' || text_[p - 1] == ',')) pos = p - 1;
   }
@@ -181,7 +188,9 @@ YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
       throw in.error(k, msg + " valid keys: " + join(keys));
     }
     for (const YamlField& f : fields_)
-      if (f.key == key) throw in.error(k, "duplicate key '" + key + "' in " + what_ + "; first given at " + in.where(f.key_node));
+      if (f.key == key)
+        throw in.error(
+            k, "duplicate key '" + key + "' in " + what_ + "; first given at " + in.where(f.key_node));
     fields_.push_back(YamlField{key, k, kv.second});
   }
 }
@@ -206,7 +215,8 @@ const std::string& YamlMap::scalar(const YamlField& f, std::string_view expected
   if (f.value.IsScalar()) return f.value.Scalar();
   if (!f.value.IsDefined() || f.value.IsNull())
     throw error(f, "'" + f.key + "' in " + what_ + " has no value; expected " + std::string(expected));
-  throw error(f, "'" + f.key + "' in " + what_ + " must be " + std::string(expected) + ", got " + describe_node(f.value));
+  throw error(f, "'" + f.key + "' in " + what_ + " must be " + std::string(expected) + ", got " +
+                     describe_node(f.value));
 }
 
 const std::string& YamlMap::name(const YamlField& f) const {
@@ -237,8 +247,8 @@ std::vector<YAML::Node> YamlMap::list(const YamlField& f, std::string_view of_wh
   std::vector<YAML::Node> items;
   if (!f.value.IsDefined() || f.value.IsNull()) return items;
   if (!f.value.IsSequence())
-    throw error(f, "'" + f.key + "' in " + what_ + " must be a list of " + std::string(of_what) + " (lines starting with '- ', or [a, b]), got " +
-                       describe_node(f.value));
+    throw error(f, "'" + f.key + "' in " + what_ + " must be a list of " + std::string(of_what) +
+                       " (lines starting with '- ', or [a, b]), got " + describe_node(f.value));
   items.reserve(f.value.size());
   for (const YAML::Node& item : f.value) items.push_back(item);
   return items;

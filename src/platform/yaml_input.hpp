@@ -20,10 +20,12 @@
 // before they are built, which also turns a yaml-cpp 0.7 endless loop (a stray ',' starting a
 // document) into a syntax error.
 //
-// Cost: loading is yaml-cpp's (linear in the text; nesting deeper than yaml-cpp's limit of 2000
-// levels is a syntax error). Building an error is O(text), and happens only when raising one.
+// Cost: loading is yaml-cpp's (linear in the text, twice; nesting deeper than yaml-cpp's limit,
+// about 500 levels, is an error). Building an error is O(text), and happens only when raising one.
 // Thread-safety: none; a YamlInput is read by one loader.
 #pragma once
+
+#include <yaml-cpp/yaml.h>
 
 #include <cstdint>
 #include <initializer_list>
@@ -31,8 +33,6 @@
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <yaml-cpp/yaml.h>
 
 #include "core/error.hpp"
 

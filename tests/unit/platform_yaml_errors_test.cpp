@@ -22,7 +22,8 @@ std::string line_of(const std::string& text, int line) {
 }
 
 // Parses `text` as "t.yaml" and checks the error's location, echoed line and message fragments.
-void expect_error(const std::string& text, int line, int column, std::initializer_list<std::string_view> parts) {
+void expect_error(const std::string& text, int line, int column,
+                  std::initializer_list<std::string_view> parts) {
   SCOPED_TRACE(text);
   try {
     parse_platform_yaml(text, "t.yaml");
@@ -33,7 +34,8 @@ void expect_error(const std::string& text, int line, int column, std::initialize
     EXPECT_EQ(what.substr(0, prefix.size()), prefix) << what;
     EXPECT_EQ(e.loc().file, "t.yaml");
     EXPECT_EQ(e.text(), line_of(text, line)) << what;
-    for (std::string_view p : parts) EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
+    for (std::string_view p : parts)
+      EXPECT_NE(what.find(p), std::string::npos) << "'" << p << "' not in: " << what;
   }
 }
 
@@ -52,7 +54,8 @@ TEST(PlatformYamlError, EmptyFile) {
 }
 
 TEST(PlatformYamlError, SyntaxError) {
-  expect_error("hosts:\n  - {name: a, speed: 1Gf\n", 3, 1, {"YAML syntax error", "end of map flow not found"});
+  expect_error("hosts:\n  - {name: a, speed: 1Gf\n", 3, 1,
+               {"YAML syntax error", "end of map flow not found"});
   expect_error("hosts: [\n", 2, 1, {"YAML syntax error"});
 }
 
@@ -62,6 +65,17 @@ TEST(PlatformYamlError, YamlCppIssue1040StrayCommaIsASyntaxError) {
   expect_error(",", 1, 1, {"YAML syntax error: unexpected ','"});
   expect_error("# platform\n, hosts: []\n", 2, 1, {"YAML syntax error: unexpected ','"});
   expect_error("hosts: [{name: a, speed: 1}]\n---\n,\n", 3, 1, {"YAML syntax error: unexpected ','"});
+}
+
+TEST(PlatformYamlError, NestingTooDeep) {
+  std::string deep = "hosts: " + std::string(3000, '[') + std::string(3000, ']') + "\n";
+  try {
+    parse_platform_yaml(deep, "t.yaml");
+    ADD_FAILURE() << "no error";
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, 1);
+    EXPECT_NE(std::string(e.what()).find("YAML nesting too deep"), std::string::npos) << e.what();
+  }
 }
 
 TEST(PlatformYamlError, SecondDocument) {
@@ -78,12 +92,16 @@ TEST(PlatformYamlError, UnknownKeyListsValidKeysAndSuggests) {
                 "valid keys: version, hosts, links, routes, clusters"});
   std::string t(kCluster);
   t += "    bandwith: 1Gbps\n";
-  expect_error(t, 8, 5, {"unknown key 'bandwith' in cluster 'c0'", "did you mean 'bandwidth'?",
-                         "valid keys: name, prefix, suffix, count, radical, speed, cores, bandwidth, latency, backbone"});
-  expect_error("hosts:\n  - {name: a, speed: 1Gf, zzz: 1}\n", 2, 27, {"unknown key 'zzz' in host 'a'", "valid keys: name, speed, cores"});
+  expect_error(
+      t, 8, 5,
+      {"unknown key 'bandwith' in cluster 'c0'", "did you mean 'bandwidth'?",
+       "valid keys: name, prefix, suffix, count, radical, speed, cores, bandwidth, latency, backbone"});
+  expect_error("hosts:\n  - {name: a, speed: 1Gf, zzz: 1}\n", 2, 27,
+               {"unknown key 'zzz' in host 'a'", "valid keys: name, speed, cores"});
   std::string bb(kCluster);
   bb += "    backbone: {bandwidth: 1Gbps, latency: 1us, lat: 1}\n";
-  expect_error(bb, 8, 48, {"unknown key 'lat' in the backbone of cluster 'c0'", "valid keys: bandwidth, latency"});
+  expect_error(bb, 8, 48,
+               {"unknown key 'lat' in the backbone of cluster 'c0'", "valid keys: bandwidth, latency"});
 }
 
 TEST(PlatformYamlError, DuplicateKey) {
@@ -92,10 +110,12 @@ TEST(PlatformYamlError, DuplicateKey) {
 }
 
 TEST(PlatformYamlError, WrongType) {
-  expect_error("hosts:\n  name: a\n  speed: 1Gf\n", 2, 3, {"'hosts' in the platform file must be a list of hosts", "got a mapping"});
+  expect_error("hosts:\n  name: a\n  speed: 1Gf\n", 2, 3,
+               {"'hosts' in the platform file must be a list of hosts", "got a mapping"});
   expect_error("hosts:\n  - just-a-name\n", 2, 5, {"host must be a mapping", "got 'just-a-name'"});
   expect_error("hosts:\n  - {name: [a], speed: 1Gf}\n", 2, 12, {"'name' in host must be a name, got a list"});
-  expect_error("hosts:\n  - {name: a, speed: {v: 1}}\n", 2, 22, {"'speed' in host 'a' must be a speed", "got a mapping"});
+  expect_error("hosts:\n  - {name: a, speed: {v: 1}}\n", 2, 22,
+               {"'speed' in host 'a' must be a speed", "got a mapping"});
   std::string t(kCluster);
   t += "    backbone: fast\n";
   expect_error(t, 8, 15, {"the backbone of cluster 'c0' must be a mapping", "got 'fast'"});
@@ -103,7 +123,8 @@ TEST(PlatformYamlError, WrongType) {
 
 TEST(PlatformYamlError, MissingOrEmptyValue) {
   expect_error("hosts:\n  - name: a\n    cores: 2\n", 2, 5, {"host 'a' needs 'speed'", "2Gf"});
-  expect_error("hosts:\n  - name: a\n    speed:\n    cores: 2\n", 3, 5, {"'speed' in host 'a' has no value", "expected a speed"});
+  expect_error("hosts:\n  - name: a\n    speed:\n    cores: 2\n", 3, 5,
+               {"'speed' in host 'a' has no value", "expected a speed"});
   expect_error("clusters:\n  - {name: c, prefix: n, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n", 2, 5,
                {"cluster 'c' needs 'count' (number of hosts) or 'radical'"});
   expect_error("hosts:\n  -\n  - {name: a, speed: 1Gf}\n", 2, 3, {"host must be a mapping", "got nothing"});
@@ -116,7 +137,8 @@ TEST(PlatformYamlError, BadUnitQuotesValueAndUnits) {
                {"bad bandwidth '10Gbs'", "Gbps", "GBps", "a bare number is bytes/s"});
   expect_error("links:\n  - {name: l, bandwidth: 10Gbps, latency: 1 sec}\n", 2, 43,
                {"bad latency '1 sec'", "ps ns us ms s", "a bare number is ps"});
-  expect_error("links:\n  - {name: l, bandwidth: 10Gbps, latency: 1e10h}\n", 2, 43, {"latency '1e10h' is out of range"});
+  expect_error("links:\n  - {name: l, bandwidth: 10Gbps, latency: 1e10h}\n", 2, 43,
+               {"latency '1e10h' is out of range"});
 }
 
 TEST(PlatformYamlError, FileNameComesFromLoad) {
@@ -135,27 +157,34 @@ TEST(PlatformYamlError, FileNameComesFromLoad) {
 TEST(PlatformYamlError, NonPositiveQuantities) {
   expect_error("hosts:\n  - {name: a, speed: 0Gf}\n", 2, 22, {"speed must be > 0, got '0Gf'"});
   expect_error("hosts:\n  - {name: a, speed: -1Gf}\n", 2, 22, {"speed must be > 0, got '-1Gf'"});
-  expect_error("links:\n  - {name: l, bandwidth: 0, latency: 1us}\n", 2, 26, {"bandwidth must be > 0, got '0'"});
-  expect_error("links:\n  - {name: l, bandwidth: 1Gbps, latency: -1us}\n", 2, 42, {"latency must not be negative, got '-1us'"});
+  expect_error("links:\n  - {name: l, bandwidth: 0, latency: 1us}\n", 2, 26,
+               {"bandwidth must be > 0, got '0'"});
+  expect_error("links:\n  - {name: l, bandwidth: 1Gbps, latency: -1us}\n", 2, 42,
+               {"latency must not be negative, got '-1us'"});
 }
 
 TEST(PlatformYamlError, IntegerRanges) {
-  expect_error("hosts:\n  - {name: a, speed: 1Gf, cores: 0}\n", 2, 34, {"'cores' in host 'a' must be an integer from 1 to 2147483647, got '0'"});
+  expect_error("hosts:\n  - {name: a, speed: 1Gf, cores: 0}\n", 2, 34,
+               {"'cores' in host 'a' must be an integer from 1 to 2147483647, got '0'"});
   expect_error("hosts:\n  - {name: a, speed: 1Gf, cores: 2.5}\n", 2, 34, {"got '2.5'"});
   std::string t(kCluster);
   t.replace(t.find("count: 4"), 8, "count: 16777217");
   expect_error(t, 4, 12, {"'count' in cluster 'c0' must be an integer from 1 to 16777216, got '16777217'"});
   t.replace(t.find("count: 16777217"), 15, "count: 0x10");
   expect_error(t, 4, 12, {"got '0x10'"});
-  expect_error("hosts: [{name: a, speed: 1}]\nclusters:\n  - {name: c, prefix: n, count: 16777216, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n",
-               3, 33, {"brings the platform to 16777217 hosts; at most 16777216"});
+  expect_error(
+      "hosts: [{name: a, speed: 1}]\nclusters:\n  - {name: c, prefix: n, count: 16777216, speed: 1Gf, "
+      "bandwidth: 1Gbps, latency: 0}\n",
+      3, 33, {"brings the platform to 16777217 hosts; at most 16777216"});
 }
 
 TEST(PlatformYamlError, VersionAndBooleans) {
-  expect_error("version: 2\nhosts: [{name: a, speed: 1}]\n", 1, 10, {"unsupported platform version '2'; this simfab reads version 1"});
-  expect_error("hosts: [{name: a, speed: 1}, {name: b, speed: 1}]\nlinks: [{name: l, bandwidth: 1, latency: 1}]\n"
-               "routes: [{src: a, dst: b, links: [l], symmetric: maybe}]\n",
-               3, 50, {"'symmetric' in route a -> b must be true or false, got 'maybe'"});
+  expect_error("version: 2\nhosts: [{name: a, speed: 1}]\n", 1, 10,
+               {"unsupported platform version '2'; this simfab reads version 1"});
+  expect_error(
+      "hosts: [{name: a, speed: 1}, {name: b, speed: 1}]\nlinks: [{name: l, bandwidth: 1, latency: 1}]\n"
+      "routes: [{src: a, dst: b, links: [l], symmetric: maybe}]\n",
+      3, 50, {"'symmetric' in route a -> b must be true or false, got 'maybe'"});
 }
 
 TEST(PlatformYamlError, CountAndRadical) {
@@ -181,22 +210,28 @@ TEST(PlatformYamlError, DuplicateHostNamesBothLocations) {
   t += "hosts:\n  - {name: node2, speed: 1Gf}\n";
   expect_error(t, 2, 11, {"cluster 'c0' generates host 'node2', already declared at t.yaml:9:12"});
   std::string two(kCluster);
-  two += "  - {name: c1, prefix: no, suffix: de2, count: 1, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n"
-         "  - {name: c2, prefix: node, radical: 7-9, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n"
-         "  - {name: c3, prefix: n, suffix: ode3, count: 1, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n";
+  two +=
+      "  - {name: c1, prefix: no, suffix: de2, count: 1, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n"
+      "  - {name: c2, prefix: node, radical: 7-9, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n"
+      "  - {name: c3, prefix: n, suffix: ode3, count: 1, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n";
   // no0de2 is not node2; c2 is fine; c3 generates n0ode3, also fine. Now a real clash:
   two += "  - {name: c4, prefix: node, radical: 9-12, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n";
-  expect_error(two, 11, 12, {"cluster 'c4' generates host 'node9', already generated by cluster 'c2' at t.yaml:9:12"});
+  expect_error(two, 11, 12,
+               {"cluster 'c4' generates host 'node9', already generated by cluster 'c2' at t.yaml:9:12"});
 }
 
 TEST(PlatformYamlError, DuplicateLinkAndClusterNames) {
-  expect_error("hosts: [{name: a, speed: 1}]\nlinks:\n  - {name: l, bandwidth: 1, latency: 1}\n  - {name: l, bandwidth: 1, latency: 1}\n",
-               4, 12, {"duplicate link name 'l', already declared at t.yaml:3:12"});
+  expect_error(
+      "hosts: [{name: a, speed: 1}]\nlinks:\n  - {name: l, bandwidth: 1, latency: 1}\n  - {name: l, "
+      "bandwidth: 1, latency: 1}\n",
+      4, 12, {"duplicate link name 'l', already declared at t.yaml:3:12"});
   std::string t(kCluster);
   t += "links:\n  - {name: c0_link_3, bandwidth: 1, latency: 1}\n";
   expect_error(t, 2, 11, {"cluster 'c0' generates link 'c0_link_3', already declared at t.yaml:9:12"});
   std::string bb(kCluster);
-  bb += "    backbone: {bandwidth: 1Gbps, latency: 0}\nlinks:\n  - {name: c0_backbone, bandwidth: 1, latency: 1}\n";
+  bb +=
+      "    backbone: {bandwidth: 1Gbps, latency: 0}\nlinks:\n  - {name: c0_backbone, bandwidth: 1, latency: "
+      "1}\n";
   expect_error(bb, 2, 11, {"cluster 'c0' generates link 'c0_backbone', already declared at t.yaml:10:12"});
   std::string dup(kCluster);
   dup += "  - {name: c0, prefix: other, count: 1, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n";
@@ -211,11 +246,14 @@ TEST(PlatformYamlError, RoutesNameKnownHostsAndLinks) {
   expect_error(t + "  - {src: node1, dst: node2, links: [up, c0_link_2, upp]}\n", 10, 53,
                {"unknown link 'upp' in route node1 -> node2 (did you mean 'up'?)"});
   expect_error(t + "  - {src: node1, dst: node2, links: []}\n", 10, 37, {"route node1 -> node2 has no link"});
-  expect_error(t + "  - {src: node1, dst: node2, links: up}\n", 10, 37, {"'links' in route node1 -> node2 must be a list of link names"});
-  expect_error(t + "  - {src: node1, dst: node2, links: [[up]]}\n", 10, 38, {"expected a link name", "got a list"});
+  expect_error(t + "  - {src: node1, dst: node2, links: up}\n", 10, 37,
+               {"'links' in route node1 -> node2 must be a list of link names"});
+  expect_error(t + "  - {src: node1, dst: node2, links: [[up]]}\n", 10, 38,
+               {"expected a link name", "got a list"});
   expect_error(t + "  - {src: node1, dst: node1, links: [up]}\n", 10, 23, {"to itself"});
   expect_error(t + "  - {src: node1, links: [up]}\n", 10, 5, {"route needs 'dst'"});
-  expect_error(t + "  - {src: node1, dst: node2, links: [up]}\n  - {src: node2, dst: node1, links: [up], symmetric: false}\n",
+  expect_error(t + "  - {src: node1, dst: node2, links: [up]}\n  - {src: node2, dst: node1, links: [up], "
+                   "symmetric: false}\n",
                11, 5, {"route node2 -> node1 is already declared at t.yaml:10:5"});
 }
 

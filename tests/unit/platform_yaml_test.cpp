@@ -40,7 +40,8 @@ clusters:
     backbone:
       bandwidth: 100Gbps
       latency: 500ns
-)", "c.yaml");
+)",
+                                   "c.yaml");
   EXPECT_EQ(p.source(), "c.yaml");
   EXPECT_FALSE(p.is_ideal());
   ASSERT_EQ(p.host_count(), 4);
@@ -79,7 +80,8 @@ clusters:
 TEST(PlatformYaml, ClusterWithoutBackboneIsACrossbar) {
   Platform p = parse_platform_yaml(R"(clusters:
   - {name: x, prefix: h, suffix: -eth, count: 3, speed: 1e9, bandwidth: 1000, latency: 7}
-)", "x.yaml");
+)",
+                                   "x.yaml");
   ASSERT_EQ(p.host_count(), 3);
   EXPECT_EQ(p.host(2).name, "h2-eth");
   EXPECT_EQ(p.host(2).cores, 1);  // default
@@ -108,7 +110,8 @@ links:
 routes:
   - {src: a, dst: b, links: [l0, l1]}
   - {src: b, dst: c, links: [l1], symmetric: false}
-)", "s.yaml");
+)",
+                                   "s.yaml");
   ASSERT_EQ(p.host_count(), 3);
   EXPECT_EQ(p.host(0).cores, 2);
   EXPECT_DOUBLE_EQ(p.host(1).speed_flops, 500e6);
@@ -138,7 +141,8 @@ TEST(PlatformYaml, HostOrderIsHostsSectionThenClustersInDocumentOrder) {
 hosts:
   - {name: first-b, speed: 1Gf}
   - {name: first-a, speed: 1Gf}
-)", "o.yaml");
+)",
+                                   "o.yaml");
   std::vector<std::string> names;
   for (const Host& h : p.hosts()) names.push_back(h.name);
   EXPECT_EQ(names, (std::vector<std::string>{"first-b", "first-a", "s0", "s1", "t0"}));
@@ -156,7 +160,8 @@ TEST(PlatformYaml, RadicalNamesHostsAndLinksInWrittenOrder) {
     bandwidth: 1GBps
     latency: 1ns
     backbone: {bandwidth: 2GBps, latency: 1ns}
-)", "r.yaml");
+)",
+                                   "r.yaml");
   std::vector<std::string> names;
   for (const Host& h : p.hosts()) names.push_back(h.name);
   EXPECT_EQ(names, (std::vector<std::string>{"gpu8", "gpu9", "gpu0", "gpu1", "gpu5"}));
@@ -198,7 +203,8 @@ links:
   - {name: direct, bandwidth: 2GBps, latency: 0}
 routes:
   - {src: n0, dst: n1, links: [direct]}
-)", "o.yaml");
+)",
+                                   "o.yaml");
   auto r = p.route(1, 0);
   ASSERT_TRUE(r);
   EXPECT_EQ(link_names(p, *r), (std::vector<std::string>{"direct"}));

@@ -52,17 +52,6 @@ void Executor::on_op(SimTime t, OpId id) {
   }
 }
 
-uint32_t Executor::alloc_msg() {
-  if (free_msg_ != kNoOp) {
-    uint32_t id = free_msg_;
-    free_msg_ = msgs_[id].next;
-    return id;
-  }
-  SIMFAB_CHECK(msgs_.size() < kNoOp, "more than 2^32-1 messages in flight");
-  msgs_.emplace_back();
-  return static_cast<uint32_t>(msgs_.size() - 1);
-}
-
 void Executor::run_send(SimTime t, OpId id) {
   Op& op = ops_[id];
   SimTime& c = cpu(op.rank, op.cpu);
@@ -77,7 +66,7 @@ void Executor::run_send(SimTime t, OpId id) {
   c = later(t, net_.send_overhead(hs, hd, op.amount), op.rank);
   n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
   const bool eager = net_.protocol(op.amount) == Protocol::kEager;
-  uint32_t m = alloc_msg();
+  uint32_t m = msgs_.acquire();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp,
                  op.cpu, op.nic, op.context};
   ++messages_;
@@ -115,8 +104,7 @@ void Executor::run_recv(SimTime t, OpId id) {
     if (prev == kNoOp) q.head = msgs_[m].next; else msgs_[prev].next = msgs_[m].next;
     if (q.tail == m) q.tail = prev;
     Msg msg = msgs_[m];
-    msgs_[m].next = free_msg_;
-    free_msg_ = m;
+    msgs_.release(m);
     complete_rendezvous_sender(msg, t);
     Op& recv = ops_[id];
     recv.flags |= op_flag::kDone;
@@ -153,8 +141,7 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
     if (!matches(ops_[o], msg)) continue;
     if (prev == kNoOp) rq.head = ops_[o].next; else ops_[prev].next = ops_[o].next;
     if (rq.tail == o) rq.tail = prev;
-    msgs_[msg_id].next = free_msg_;
-    free_msg_ = msg_id;
+    msgs_.release(msg_id);
     complete_rendezvous_sender(msg, t);
     Op& recv = ops_[o];
     recv.flags = static_cast<uint8_t>((recv.flags & ~op_flag::kPosted) | op_flag::kDone);

@@ -71,7 +71,7 @@ class Executor {
     RankId dst;
     int32_t tag;
     OpId send_op;  // kNoOp once the sender has completed (eager)
-    uint32_t next;
+    uint32_t next;  // intrusive link: the unexpected queue
     uint8_t cpu;
     uint8_t nic;
     uint8_t context;
@@ -90,7 +90,6 @@ class Executor {
   void run_send(SimTime t, OpId id);
   void run_recv(SimTime t, OpId id);
   void complete_rendezvous_sender(const Msg& m, SimTime t);
-  uint32_t alloc_msg();
   static bool matches(const Op& recv, const Msg& m) {
     return recv.context == m.context && (recv.peer == kAnySource || recv.peer == m.src) &&
            (recv.tag == kAnyTag || recv.tag == m.tag);
@@ -115,8 +114,7 @@ class Executor {
     uint32_t tail = kNoOp;
   };
   std::vector<Queue> rq_, uq_;
-  std::vector<Msg> msgs_;
-  uint32_t free_msg_ = kNoOp;
+  SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;
   uint64_t bytes_ = 0;
   OpHandler op_handler_;

@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "core/error.hpp"
+#include "core/slot_pool.hpp"
 #include "core/sim_time.hpp"
 
 namespace simfab {
@@ -37,7 +37,7 @@ struct Op {
   int32_t tag = 0;
   RankId rank = 0;       // the rank that executes it
   uint32_t pending = 0;  // front-end: unmet dependencies
-  uint32_t next = kNoOp; // intrusive link: posted-receive queue, or the pool's free list
+  uint32_t next = kNoOp; // intrusive link: the posted-receive queue
   uint32_t user = 0;     // front-end data (GOAL: unused; TI: request slot)
   OpKind kind = OpKind::kCalc;
   uint8_t cpu = 0;
@@ -49,29 +49,19 @@ struct Op {
 class OpPool {
  public:
   OpId alloc() {
-    if (free_ != kNoOp) {
-      OpId id = free_;
-      free_ = ops_[id].next;
-      ops_[id] = Op{};
-      return id;
-    }
-    SIMFAB_CHECK(ops_.size() < kNoOp, "more than 2^32-1 live operations");
-    ops_.emplace_back();
-    return static_cast<OpId>(ops_.size() - 1);
+    const OpId id = pool_.acquire();
+    pool_[id] = Op{};
+    return id;
   }
-  void release(OpId id) {
-    ops_[id].next = free_;
-    free_ = id;
-  }
-  Op& operator[](OpId id) { return ops_[id]; }
-  const Op& operator[](OpId id) const { return ops_[id]; }
-  size_t size() const { return ops_.size(); }
-  void reserve(size_t n) { ops_.reserve(n); }
-  size_t memory_bytes() const { return ops_.capacity() * sizeof(Op); }
+  void release(OpId id) { pool_.release(id); }
+  Op& operator[](OpId id) { return pool_[id]; }
+  const Op& operator[](OpId id) const { return pool_[id]; }
+  size_t size() const { return pool_.slots(); }
+  void reserve(size_t n) { pool_.reserve(n); }
+  size_t memory_bytes() const { return pool_.memory_bytes(); }
 
  private:
-  std::vector<Op> ops_;
-  OpId free_ = kNoOp;
+  SlotPool<Op> pool_;
 };
 
 }  // namespace simfab

@@ -231,14 +231,8 @@ void TiProgram::on_completed(OpId id, SimTime t) {
 }
 
 uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag) {
-  uint32_t id = free_request_;
-  if (id != kNone) {
-    free_request_ = requests_[id].next;
-  } else {
-    SIMFAB_CHECK(requests_.size() < kNoRequest, "more than 2^31-1 outstanding requests");
-    id = static_cast<uint32_t>(requests_.size());
-    requests_.emplace_back();
-  }
+  const uint32_t id = requests_.acquire();
+  SIMFAB_CHECK(id < kNoRequest, "more than 2^31-1 outstanding requests");
   requests_[id] = Request{kNoOp, src, dst, tag, kNone};
   RankState& s = rank(r);
   if (s.req_tail == kNone) s.req_head = id;
@@ -264,8 +258,7 @@ void TiProgram::remove_request(RankId r, uint32_t req) {
     if (prev == kNone) s.req_head = requests_[q].next;
     else requests_[prev].next = requests_[q].next;
     if (s.req_tail == q) s.req_tail = prev;
-    requests_[q].next = free_request_;
-    free_request_ = q;
+    requests_.release(q);
     return;
   }
   SIMFAB_CHECK(false, "TiProgram::remove_request: request not on its rank's list");
@@ -278,8 +271,7 @@ void TiProgram::clear_requests(RankId r) {
     const uint32_t q = s.req_head;
     SIMFAB_CHECK(requests_[q].op == kNoOp, "TiProgram::clear_requests: a request is still running");
     s.req_head = requests_[q].next;
-    requests_[q].next = free_request_;
-    free_request_ = q;
+    requests_.release(q);
   }
   s.req_tail = kNone;
 }
@@ -366,7 +358,7 @@ std::string TiProgram::describe_blocked(RankId r) const {
 
 size_t TiProgram::memory_bytes() const {
   return ranks_.capacity() * sizeof(RankState) + rank_host_.capacity() * sizeof(HostId) +
-         requests_.capacity() * sizeof(Request) + runner_.memory_bytes() + counts_.capacity() * sizeof(Bytes);
+         requests_.memory_bytes() + runner_.memory_bytes() + counts_.capacity() * sizeof(Bytes);
 }
 
 }  // namespace simfab

@@ -32,6 +32,7 @@
 #include <string>
 #include <vector>
 
+#include "core/slot_pool.hpp"
 #include "mpi/coll/fragment.hpp"
 #include "mpi/coll/fragment_runner.hpp"
 #include "mpi/executor.hpp"
@@ -117,8 +118,7 @@ class TiProgram final : public Program {
   std::vector<HostId> rank_host_;
   Executor* ex_ = nullptr;
   std::vector<RankState> ranks_;
-  std::vector<Request> requests_;
-  uint32_t free_request_ = kNone;
+  SlotPool<Request> requests_;
   coll::FragmentRunner runner_;
   coll::Fragment frag_;        // scratch: the collective being started
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed

@@ -26,7 +26,8 @@ std::string with_ps(SimTime t) { return std::to_string(t.ps()) + " ps (" + human
 
 nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
   nlohmann::ordered_json c = nlohmann::ordered_json::object();
-  for (const auto& [name, key] : cfg.keys()) {
+  for (const auto& entry : cfg.keys()) {
+    const std::string& name = entry.first;  // not a structured binding: lambdas capture it
     auto derived = std::find_if(r.derived.begin(), r.derived.end(), [&](const auto& d) { return d.first == name; });
     if (derived != r.derived.end()) {
       c[name] = derived->second;

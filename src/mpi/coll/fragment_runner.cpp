@@ -6,20 +6,11 @@ uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int
                                SimTime t) {
   SIMFAB_CHECK(f.size() > 0, "FragmentRunner::start: empty fragment");
   SIMFAB_CHECK(f.size() < kOpFlag, "FragmentRunner::start: fragment too large");
-  uint32_t id = free_;
-  if (id != kNoRun) {
-    free_ = runs_[id].next_free;
-  } else {
-    SIMFAB_CHECK(runs_.size() < kNoRun, "more than 2^32-1 collective runs");
-    id = static_cast<uint32_t>(runs_.size());
-    runs_.emplace_back();
-  }
-  ++live_;
+  const uint32_t id = runs_.acquire();
   Run& run = runs_[id];
   const uint32_t n = f.size();
   run.ops.resize(n);
   run.remaining = n;
-  run.next_free = kNoRun;
   for (uint32_t i = 0; i < n; ++i) {
     const OpId oid = ops_.alloc();
     Op& op = ops_[oid];
@@ -60,12 +51,12 @@ void FragmentRunner::release(Executor& ex, Run& run, uint32_t index, SimTime t, 
 }
 
 void FragmentRunner::on_started(Executor& ex, uint32_t run, OpId op, SimTime t) {
-  SIMFAB_CHECK(run < runs_.size() && owns(ops_[op]), "FragmentRunner::on_started: foreign op");
+  SIMFAB_CHECK(run < runs_.slots() && owns(ops_[op]), "FragmentRunner::on_started: foreign op");
   release(ex, runs_[run], ops_[op].user & ~kOpFlag, t, true);
 }
 
 bool FragmentRunner::on_completed(Executor& ex, uint32_t run_id, OpId op, SimTime t) {
-  SIMFAB_CHECK(run_id < runs_.size() && owns(ops_[op]), "FragmentRunner::on_completed: foreign op");
+  SIMFAB_CHECK(run_id < runs_.slots() && owns(ops_[op]), "FragmentRunner::on_completed: foreign op");
   Run& run = runs_[run_id];
   const uint32_t index = ops_[op].user & ~kOpFlag;
   SIMFAB_CHECK(index < run.ops.size() && run.ops[index] == op, "FragmentRunner: op does not belong to the run");
@@ -73,14 +64,12 @@ bool FragmentRunner::on_completed(Executor& ex, uint32_t run_id, OpId op, SimTim
   run.ops[index] = kNoOp;
   ops_.release(op);
   if (--run.remaining > 0) return false;
-  run.next_free = free_;
-  free_ = run_id;
-  --live_;
+  runs_.release(run_id);
   return true;
 }
 
 std::string FragmentRunner::describe(uint32_t run_id) const {
-  if (run_id >= runs_.size()) return {};
+  if (run_id >= runs_.slots()) return {};
   const Run& run = runs_[run_id];
   std::string out;
   int shown = 0;
@@ -105,9 +94,11 @@ std::string FragmentRunner::describe(uint32_t run_id) const {
 }
 
 size_t FragmentRunner::memory_bytes() const {
-  size_t b = runs_.capacity() * sizeof(Run);
-  for (const Run& r : runs_)
+  size_t b = runs_.memory_bytes();
+  for (uint32_t i = 0; i < runs_.slots(); ++i) {
+    const Run& r = runs_[i];
     b += r.ops.capacity() * sizeof(OpId) + (r.succ_begin.capacity() + r.succ.capacity()) * sizeof(uint32_t);
+  }
   return b;
 }
 

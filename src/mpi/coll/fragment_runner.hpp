@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/slot_pool.hpp"
 #include "mpi/coll/fragment.hpp"
 #include "mpi/executor.hpp"
 
@@ -45,7 +46,7 @@ class FragmentRunner {
 
   // What an unfinished run waits for (its started-but-unfinished ops), for deadlock reports.
   std::string describe(uint32_t run) const;
-  size_t live_runs() const { return live_; }
+  size_t live_runs() const { return runs_.live(); }
   size_t memory_bytes() const;
 
  private:
@@ -57,15 +58,12 @@ class FragmentRunner {
     std::vector<uint32_t> succ_begin;  // CSR offsets, ops.size() + 1 entries
     std::vector<uint32_t> succ;        // successor fragment index | kImmediate
     uint32_t remaining = 0;            // ops not yet completed
-    uint32_t next_free = kNoRun;
   };
 
   void release(Executor& ex, Run& run, uint32_t index, SimTime t, bool immediate);
 
   OpPool& ops_;
-  std::vector<Run> runs_;
-  uint32_t free_ = kNoRun;
-  size_t live_ = 0;
+  SlotPool<Run> runs_;
 };
 
 }  // namespace simfab::coll

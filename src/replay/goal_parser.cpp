@@ -1,6 +1,7 @@
 // GOAL text parser: see goal_schedule.hpp for the grammar. One pass over the text, one block at a
 // time: ops are appended to the pool, a block's dependency lines are kept until its closing brace,
 // then labels are resolved, the block is checked for cycles and its edges appended in CSR form.
+#include <algorithm>
 #include <charconv>
 #include <string_view>
 #include <unordered_map>
@@ -83,34 +84,46 @@ struct PendingDep {
 
 class GoalParser {
  public:
+  static constexpr int kMaxRanks = 1 << 24;  // 16,777,216 ranks
+
   GoalParser(std::string_view text, const std::string& name) : lex_(text, name), name_(name), text_(text) {
     g_.path = name;
   }
 
   GoalSchedule parse() {
     expect_word("num_ranks", "'num_ranks N' at the start of a GOAL file");
-    g_.num_ranks = static_cast<int>(integer(1, 1 << 30, "a rank count (1 or more)"));
-    std::vector<uint32_t> begin(static_cast<size_t>(g_.num_ranks), UINT32_MAX), end(begin);
+    g_.num_ranks = static_cast<int>(integer(1, kMaxRanks, "a rank count from 1 to " + std::to_string(kMaxRanks)));
+    // Per-rank tables are built only after every block has been read, so their size follows the
+    // file's content, not a (possibly corrupt) num_ranks.
+    struct Block {
+      uint32_t rank, begin, end;
+      size_t pos;
+    };
+    std::vector<Block> blocks;
     g_.succ_begin.push_back(0);
     for (Token t = lex_.next(); !t.text.empty(); t = lex_.next()) {
       if (t.text != "rank") throw lex_.error(t.pos, "expected 'rank N {', found '" + std::string(t.text) + "'");
       Token rt = lex_.peek();
-      auto r = static_cast<size_t>(integer(0, g_.num_ranks - 1, "a rank number below num_ranks " +
-                                                                  std::to_string(g_.num_ranks)));
-      if (begin[r] != UINT32_MAX) throw lex_.error(rt.pos, "rank " + std::to_string(r) + " has a second block");
+      auto r = static_cast<uint32_t>(integer(0, g_.num_ranks - 1, "a rank number below num_ranks " +
+                                                                    std::to_string(g_.num_ranks)));
       expect_punct("{", "'{' after 'rank N'");
-      begin[r] = static_cast<uint32_t>(g_.ops.size());
+      const auto first = static_cast<uint32_t>(g_.ops.size());
       parse_block(static_cast<RankId>(r));
-      end[r] = static_cast<uint32_t>(g_.ops.size());
+      blocks.push_back({r, first, static_cast<uint32_t>(g_.ops.size()), rt.pos});
     }
-    // Ops are contiguous per block in file order; record per-rank ranges in rank order.
+    std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.rank < b.rank; });
+    for (size_t i = 1; i < blocks.size(); ++i)
+      if (blocks[i].rank == blocks[i - 1].rank)
+        throw lex_.error(blocks[i].pos, "rank " + std::to_string(blocks[i].rank) + " has a second block");
+    for (size_t r = 0; r < static_cast<size_t>(g_.num_ranks); ++r) {
+      if (r < blocks.size() && blocks[r].rank == r) continue;
+      throw InputError(SourceLoc{name_, 0, 0}, "rank " + std::to_string(r) + " has no 'rank " +
+                                                   std::to_string(r) + " { ... }' block (num_ranks is " +
+                                                   std::to_string(g_.num_ranks) + ")");
+    }
+    std::vector<uint32_t> begin(blocks.size()), end(blocks.size());
+    for (size_t r = 0; r < blocks.size(); ++r) begin[r] = blocks[r].begin, end[r] = blocks[r].end;
     g_.rank_begin.assign(static_cast<size_t>(g_.num_ranks) + 1, 0);
-    for (size_t r = 0; r < begin.size(); ++r) {
-      if (begin[r] == UINT32_MAX)
-        throw InputError(SourceLoc{name_, 0, 0}, "rank " + std::to_string(r) + " has no 'rank " +
-                                                     std::to_string(r) + " { ... }' block (num_ranks is " +
-                                                     std::to_string(g_.num_ranks) + ")");
-    }
     reorder_by_rank(begin, end);
     return std::move(g_);
   }

@@ -13,6 +13,7 @@
 // Labels are local to their block and resolved after the whole block is read, so a dependency
 // may name a label defined later. calc durations are in picoseconds (the simulator's unit).
 // Every block must be acyclic (checked, Kahn's algorithm) and every rank must have a block.
+// num_ranks is at most 2^24 (16,777,216).
 //
 // Representation: ops in an OpPool, contiguous per rank (ranks_[r] .. ranks_[r+1]); successor
 // edges in compressed-sparse-row form (succ_begin_[op] .. succ_begin_[op+1] into succ_), the top

@@ -52,6 +52,14 @@ class Lexer {
   InputError error(size_t pos, std::string what) const { return error_at(name_, text_, pos, std::move(what)); }
   size_t pos() const { return pos_; }
 
+  // 1-based line of `pos`. Amortised O(1) for non-decreasing positions (counts newlines since the
+  // previous call), which is how the parser asks: never rescan from the start of the file.
+  uint32_t line_of(size_t pos) {
+    if (pos < line_pos_) line_pos_ = 0, line_ = 1;
+    for (; line_pos_ < pos; ++line_pos_) line_ += text_[line_pos_] == '\n';
+    return line_;
+  }
+
  private:
   static std::string printable(char c) {
     if (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) return std::string(1, c);
@@ -74,6 +82,8 @@ class Lexer {
   std::string_view text_;
   const std::string& name_;
   size_t pos_ = 0;
+  size_t line_pos_ = 0;
+  uint32_t line_ = 1;
 };
 
 struct PendingDep {
@@ -186,7 +196,7 @@ class GoalParser {
   void parse_op(RankId rank, const Token& label) {
     Token kind = lex_.next();
     OpId id = g_.ops.alloc();
-    g_.line.push_back(static_cast<uint32_t>(locate(name_, text_, label.pos).line));
+    g_.line.push_back(lex_.line_of(label.pos));
     Op op;
     op.rank = rank;
     if (kind.text == "calc") {

@@ -57,7 +57,6 @@ class OpPool {
   Op& operator[](OpId id) { return pool_[id]; }
   const Op& operator[](OpId id) const { return pool_[id]; }
   size_t size() const { return pool_.slots(); }
-  void reserve(size_t n) { pool_.reserve(n); }
   size_t memory_bytes() const { return pool_.memory_bytes(); }
 
  private:

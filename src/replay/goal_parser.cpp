@@ -103,6 +103,8 @@ class GoalParser {
   GoalSchedule parse() {
     expect_word("num_ranks", "'num_ranks N' at the start of a GOAL file");
     g_.num_ranks = static_cast<int>(integer(1, kMaxRanks, "a rank count from 1 to " + std::to_string(kMaxRanks)));
+    peer_what_ = "a rank below num_ranks " + std::to_string(g_.num_ranks);
+    block_what_ = "a rank number below num_ranks " + std::to_string(g_.num_ranks);
     // Per-rank tables are built only after every block has been read, so their size follows the
     // file's content, not a (possibly corrupt) num_ranks.
     struct Block {
@@ -114,8 +116,7 @@ class GoalParser {
     for (Token t = lex_.next(); !t.text.empty(); t = lex_.next()) {
       if (t.text != "rank") throw lex_.error(t.pos, "expected 'rank N {', found '" + std::string(t.text) + "'");
       Token rt = lex_.peek();
-      auto r = static_cast<uint32_t>(integer(0, g_.num_ranks - 1, "a rank number below num_ranks " +
-                                                                    std::to_string(g_.num_ranks)));
+      auto r = static_cast<uint32_t>(integer(0, g_.num_ranks - 1, block_what_));
       expect_punct("{", "'{' after 'rank N'");
       const auto first = static_cast<uint32_t>(g_.ops.size());
       parse_block(static_cast<RankId>(r));
@@ -139,22 +140,22 @@ class GoalParser {
   }
 
  private:
-  int64_t integer(int64_t lo, int64_t hi, const std::string& what) {
+  int64_t integer(int64_t lo, int64_t hi, std::string_view what) {
     Token t = lex_.next();
     return to_int(t, lo, hi, what);
   }
-  int64_t to_int(const Token& t, int64_t lo, int64_t hi, const std::string& what) {
+  int64_t to_int(const Token& t, int64_t lo, int64_t hi, std::string_view what) {
     int64_t v = 0;
     auto [p, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
     if (t.text.empty() || ec != std::errc() || p != t.text.data() + t.text.size() || v < lo || v > hi)
-      throw lex_.error(t.pos, "expected " + what + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
+      throw lex_.error(t.pos, "expected " + std::string(what) + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
     return v;
   }
-  void expect_word(std::string_view w, const std::string& what) {
+  void expect_word(std::string_view w, std::string_view what) {
     Token t = lex_.next();
-    if (t.text != w) throw lex_.error(t.pos, "expected " + what + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
+    if (t.text != w) throw lex_.error(t.pos, "expected " + std::string(what) + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
   }
-  void expect_punct(std::string_view p, const std::string& what) { expect_word(p, what); }
+  void expect_punct(std::string_view p, std::string_view what) { expect_word(p, what); }
 
   uint64_t size_arg() {
     Token t = lex_.next();
@@ -209,7 +210,7 @@ class GoalParser {
       expect_word(send ? "to" : "from", send ? "'to' after the send size" : "'from' after the recv size");
       Token peer = lex_.next();
       if (!send && peer.text == "any") op.peer = kAnySource;
-      else op.peer = static_cast<int32_t>(to_int(peer, 0, g_.num_ranks - 1, "a rank below num_ranks " + std::to_string(g_.num_ranks)));
+      else op.peer = static_cast<int32_t>(to_int(peer, 0, g_.num_ranks - 1, peer_what_));
       expect_word("tag", "'tag N'");
       Token tag = lex_.next();
       if (!send && tag.text == "any") op.tag = kAnyTag;
@@ -313,7 +314,6 @@ class GoalParser {
     }
     g_.rank_begin.back() = next;
     OpPool ops;
-    ops.reserve(total);
     std::vector<uint32_t> line(total), sb(total + 1), succ;
     succ.reserve(g_.succ.size());
     std::vector<uint32_t> old_of(total);
@@ -337,6 +337,7 @@ class GoalParser {
   const std::string& name_;
   std::string_view text_;
   GoalSchedule g_;
+  std::string peer_what_, block_what_;  // built once: what a rank number must be, for errors
   std::unordered_map<std::string_view, uint32_t> labels_;
   std::vector<PendingDep> deps_;
   std::vector<std::pair<uint32_t, uint32_t>> edges_;

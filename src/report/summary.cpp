@@ -69,9 +69,10 @@ void print_summary(std::ostream& os, const RunResult& r) {
   if (e.unmatched_messages) os << ", never received: " << e.unmatched_messages;
   os << "\n";
   char buf[128];
-  std::snprintf(buf, sizeof buf, "events: %llu, wall time: %.3f s (%.3g events/s), peak memory: %.1f MiB\n",
-                static_cast<unsigned long long>(e.events), r.wall_s,
-                r.wall_s > 0 ? static_cast<double>(e.events) / r.wall_s : 0.0,
+  std::snprintf(buf, sizeof buf,
+                "events: %llu, wall time: %.3f s (simulation %.3f s, %.3g events/s), peak memory: %.1f MiB\n",
+                static_cast<unsigned long long>(e.events), r.wall_s, r.simulate_s,
+                r.simulate_s > 0 ? static_cast<double>(e.events) / r.simulate_s : 0.0,
                 static_cast<double>(r.peak_rss_bytes) / 1048576.0);
   os << buf;
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
@@ -96,6 +97,7 @@ std::string result_json(const RunResult& r, const Config& cfg, bool reproducible
   j["unmatched_messages"] = e.unmatched_messages;
   j["events"] = e.events;
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
+  j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;
   return j.dump(2) + "\n";
 }

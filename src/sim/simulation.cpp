@@ -74,7 +74,9 @@ RunResult run_simulation(const SimulationInput& in, const Config& cfg) {
 
   std::unique_ptr<Network> net = make_network(engine, platform, cfg);
   Executor ex(engine, *net, *ops, *program, rank_host);
+  const auto t1 = std::chrono::steady_clock::now();
   out.exec = ex.run();
+  out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   out.derived = net->derived_parameters();
 
   out.platform = platform.source();

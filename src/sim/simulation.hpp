@@ -33,7 +33,8 @@ struct RunResult {
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
   ExecutionResult exec;
-  double wall_s = 0;  // wall-clock seconds of the simulation (parsing included)
+  double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
+  double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)
   uint64_t peak_rss_bytes = 0;
 };
 

@@ -34,7 +34,8 @@ test-asan: build-asan
 # crash found so far are replayed in both, as ctest cases fuzz_regression_*).
 test: test-release test-asan
 
-fuzz: deps
+fuzz:
+	@bash scripts/install-deps.sh --fuzz
 	@bash tests/fuzz/fuzz.sh
 
 bench: build

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs what simfab needs to build and test, from Debian's archive only.
+#   scripts/install-deps.sh          build, run and test (make run, make test)
+#   scripts/install-deps.sh --fuzz   also clang's libFuzzer (make fuzz)
 # Idempotent: packages already present are skipped, so `make run` / `make test` stay fast.
 set -euo pipefail
 
@@ -8,9 +10,11 @@ packages=(
   libyaml-cpp-dev       # native YAML platform files
   nlohmann-json3-dev    # JSON results
   libgtest-dev          # unit tests (GoogleTest under ctest)
-  clang libclang-rt-14-dev  # libFuzzer and the sanitizer runtimes
   python3               # golden-file and CLI tests
 )
+if [ "${1:-}" = "--fuzz" ]; then
+  packages+=(clang libclang-rt-14-dev)  # libFuzzer and its sanitizer runtimes
+fi
 
 missing=()
 for p in "${packages[@]}"; do

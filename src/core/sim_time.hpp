@@ -42,6 +42,14 @@ class SimTime {
 
 inline constexpr SimTime max(SimTime a, SimTime b) { return a < b ? b : a; }
 
+// a + b, or never() when the sum would leave the representable range: for models adding cost
+// terms, whose caller (the executor) turns never() into an input error. REQUIRES: a, b >= 0.
+inline SimTime saturating_add(SimTime a, SimTime b) {
+  int64_t out = 0;
+  if (__builtin_add_overflow(a.ps(), b.ps(), &out)) return SimTime::never();
+  return SimTime::ps(out);
+}
+
 // a + d, or nullopt when the sum would leave the representable range (about 106 days): callers
 // turn that into an input error rather than wrap around. REQUIRES: a, d >= 0.
 inline std::optional<SimTime> checked_add(SimTime a, SimTime d) {

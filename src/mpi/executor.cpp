@@ -16,6 +16,7 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   nextgr_.assign(n * nnics_, SimTime::zero());
   rq_.resize(n);
   uq_.resize(n);
+  waiting_.resize(n);
   op_handler_.ex = this;
   delivery_handler_.ex = this;
   engine_.set_handler(EventKind::kOpReady, &op_handler_);
@@ -68,9 +69,11 @@ void Executor::run_send(SimTime t, OpId id) {
   const bool eager = net_.protocol(op.amount) == Protocol::kEager;
   uint32_t m = msgs_.acquire();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp,
-                 op.cpu, op.nic, op.context};
+                 op.cpu, op.nic, op.context, 0};
   ++messages_;
-  bytes_ += op.amount;
+  if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
+    throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
+                                      std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
   net_.transfer(t, hs, hd, op.amount, m);
   op.flags |= op_flag::kStarted;
   SimTime after = c;
@@ -120,16 +123,53 @@ void Executor::run_recv(SimTime t, OpId id) {
   rq.tail = id;
 }
 
+void Executor::append_msg(Queue& q, uint32_t m) {
+  msgs_[m].next = kNoOp;
+  if (q.tail == kNoOp) q.head = m; else msgs_[q.tail].next = m;
+  q.tail = m;
+}
+
+SimTime Executor::receiver_free(const Msg& m) {
+  return max(cpu(m.dst, m.cpu), nic_recv(m.dst, m.nic));
+}
+
+// A message reaches its receiver (first call), or the receiver wakes the oldest waiting message
+// (later calls). Messages are processed in arrival order: one that arrives while older ones wait
+// for the receiver's CPU/NIC queues behind them, so no message overtakes another (MPI's
+// non-overtaking rule, even when an arrival coincides with a busy receiver's wake-up).
 void Executor::on_delivery(SimTime t, uint32_t msg_id) {
+  const RankId r = msgs_[msg_id].dst;
+  Queue& w = waiting_[static_cast<size_t>(r)];
+  if (!msgs_[msg_id].waiting) {
+    if (w.head != kNoOp || receiver_free(msgs_[msg_id]) > t) {
+      msgs_[msg_id].waiting = 1;
+      const bool first = w.head == kNoOp;
+      append_msg(w, msg_id);
+      if (first) engine_.schedule(receiver_free(msgs_[msg_id]), EventKind::kDelivery, msg_id);
+      return;
+    }
+    process_message(t, msg_id);
+    return;
+  }
+  SIMFAB_CHECK(w.head == msg_id, "a waiting message woke out of turn");
+  const SimTime avail = receiver_free(msgs_[msg_id]);
+  if (avail > t) {  // the receiver became busy again meanwhile
+    engine_.schedule(avail, EventKind::kDelivery, msg_id);
+    return;
+  }
+  w.head = msgs_[msg_id].next;
+  if (w.head == kNoOp) w.tail = kNoOp;
+  msgs_[msg_id].waiting = 0;
+  process_message(t, msg_id);
+  if (w.head != kNoOp) engine_.schedule(max(t, receiver_free(msgs_[w.head])), EventKind::kDelivery, w.head);
+}
+
+// The receiver's CPU and NIC are free at t: charge the receive and match against posted receives.
+void Executor::process_message(SimTime t, uint32_t msg_id) {
   const Msg msg = msgs_[msg_id];
   const RankId r = msg.dst;
   SimTime& c = cpu(r, msg.cpu);
   SimTime& n = nic_recv(r, msg.nic);
-  SimTime avail = max(c, n);
-  if (avail > t) {
-    engine_.schedule(avail, EventKind::kDelivery, msg_id);
-    return;
-  }
   const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
   const HostId hd = rank_host_[static_cast<size_t>(r)];
   c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
@@ -149,10 +189,7 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
     program_.on_completed(o, cpu(r, recv.cpu));
     return;
   }
-  Queue& uq = uq_[static_cast<size_t>(r)];
-  msgs_[msg_id].next = kNoOp;
-  if (uq.tail == kNoOp) uq.head = msg_id; else msgs_[uq.tail].next = msg_id;
-  uq.tail = msg_id;
+  append_msg(uq_[static_cast<size_t>(r)], msg_id);
 }
 
 SimTime Executor::later(SimTime t, SimTime d, RankId rank) const {

@@ -13,12 +13,17 @@
 //                 recv: searches UQ first; if nothing matches it is posted to RQ.
 //   DELIVERY(t, m) when CPU and NIC of the receiver are free: nexto = t + recv_overhead,
 //                 nextgr = t + recv_gap; then searches RQ; if nothing matches, m joins UQ.
-//   An event whose resources are busy is re-queued at the time they free up (LogGOPSim does
-//   the same; it is counted as an event).
+//                 Arrivals that find the receiver busy (or older arrivals still waiting) queue
+//                 per receiver in arrival order and are processed one by one as it frees up.
+//   An op whose resources are busy is re-queued at the time they free up (LogGOPSim does the
+//   same; it is counted as an event). LogGOPSim re-queues waiting messages the same way, which
+//   lets an arrival that coincides with the receiver's wake-up overtake an older message of the
+//   same pair; simfab's waiting queue keeps arrival order instead (MPI's non-overtaking rule).
 // Rendezvous completion: when a message of more than S bytes is matched at time t, its send
 // completes and the sender's nexto and nextgs are raised to at least t.
 // Matching: (context, source, tag) with kAnySource/kAnyTag on the receive side; the first match
-// in FIFO order wins, which with in-order delivery per pair gives MPI's non-overtaking rule.
+// in FIFO order wins; with messages processed in arrival order and a network that delivers each
+// pair in order, that is MPI's non-overtaking rule.
 //
 // Finish time of a rank = the latest of its CPU timers (LogGOPSim prints the same).
 // Deadlock: if the queue empties while some rank is unfinished, run() returns the blocked ranks
@@ -28,6 +33,8 @@
 
 #include <string>
 #include <vector>
+
+#include "core/slot_pool.hpp"
 
 #include "core/engine.hpp"
 #include "mpi/op.hpp"
@@ -71,11 +78,18 @@ class Executor {
     RankId dst;
     int32_t tag;
     OpId send_op;  // kNoOp once the sender has completed (eager)
-    uint32_t next;  // intrusive link: the unexpected queue
+    uint32_t next;  // intrusive link: the receiver's waiting queue, then its unexpected queue
     uint8_t cpu;
     uint8_t nic;
     uint8_t context;
+    uint8_t waiting;  // 1 while queued behind the receiver's busy CPU/NIC
   };
+  struct Queue {
+    uint32_t head = kNoOp;
+    uint32_t tail = kNoOp;
+  };
+  void append_msg(Queue& q, uint32_t m);
+  SimTime receiver_free(const Msg& m);
   struct OpHandler : EventHandler {
     Executor* ex;
     void handle(SimTime now, uint64_t index) override { ex->on_op(now, static_cast<OpId>(index)); }
@@ -87,6 +101,7 @@ class Executor {
 
   void on_op(SimTime t, OpId id);
   void on_delivery(SimTime t, uint32_t msg_id);
+  void process_message(SimTime t, uint32_t msg_id);
   void run_send(SimTime t, OpId id);
   void run_recv(SimTime t, OpId id);
   void complete_rendezvous_sender(const Msg& m, SimTime t);
@@ -109,11 +124,9 @@ class Executor {
   size_t ncpus_;
   size_t nnics_;
   std::vector<SimTime> nexto_, nextgs_, nextgr_;
-  struct Queue {
-    uint32_t head = kNoOp;
-    uint32_t tail = kNoOp;
-  };
+
   std::vector<Queue> rq_, uq_;
+  std::vector<Queue> waiting_;  // per receiver: arrived messages waiting for its CPU/NIC, FIFO
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;
   uint64_t bytes_ = 0;

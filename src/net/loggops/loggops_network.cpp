@@ -63,7 +63,7 @@ SimTime LogGOPSNetwork::latency(HostId src, HostId dst) const {
                      "no route between host '" + platform_.host(src).name + "' and host '" +
                          platform_.host(dst).name + "' (a message needs one)");
   SimTime sum = SimTime::zero();
-  for (LinkId l : *r) sum += platform_.link(l).latency;
+  for (LinkId l : *r) sum = saturating_add(sum, platform_.link(l).latency);
   return sum;
 }
 
@@ -77,15 +77,15 @@ double LogGOPSNetwork::gap_per_byte(HostId src, HostId dst) const {
 }
 
 SimTime LogGOPSNetwork::send_overhead(HostId, HostId, Bytes size) const {
-  return p_.o + per_byte(p_.O, size);
+  return saturating_add(p_.o, per_byte(p_.O, size));
 }
 
 SimTime LogGOPSNetwork::recv_overhead(HostId src, HostId dst, Bytes size) const {
-  return p_.o + max(per_byte(p_.O, size), per_byte(gap_per_byte(src, dst), size));
+  return saturating_add(p_.o, max(per_byte(p_.O, size), per_byte(gap_per_byte(src, dst), size)));
 }
 
 SimTime LogGOPSNetwork::send_gap(HostId src, HostId dst, Bytes size) const {
-  return p_.g + per_byte(gap_per_byte(src, dst), size);
+  return saturating_add(p_.g, per_byte(gap_per_byte(src, dst), size));
 }
 
 SimTime LogGOPSNetwork::recv_gap(HostId src, HostId dst, Bytes size) const {
@@ -93,7 +93,11 @@ SimTime LogGOPSNetwork::recv_gap(HostId src, HostId dst, Bytes size) const {
 }
 
 void LogGOPSNetwork::transfer(SimTime issued, HostId src, HostId dst, Bytes, uint64_t token) {
-  engine_.schedule(issued + p_.o + latency(src, dst), EventKind::kDelivery, token);
+  const SimTime arrival = saturating_add(saturating_add(issued, p_.o), latency(src, dst));
+  if (arrival == SimTime::never())
+    throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds (about 106 days): a message "
+                                  "from host '" + platform_.host(src).name + "' arrives too late");
+  engine_.schedule(arrival, EventKind::kDelivery, token);
 }
 
 }  // namespace simfab

@@ -215,6 +215,21 @@ std::string Executor::describe_rq(RankId r) const {
   return out;
 }
 
+// Messages that reached the rank but match no receive: the usual culprit of a deadlock is a tag or
+// source that differs between the two sides, and these show it.
+std::string Executor::describe_uq(RankId r) const {
+  std::string out;
+  int shown = 0;
+  for (uint32_t m = uq_[static_cast<size_t>(r)].head; m != kNoOp; m = msgs_[m].next) {
+    const Msg& msg = msgs_[m];
+    if (shown++ == 3) { out += ", ..."; break; }
+    out += shown > 1 ? ", " : "arrived but never received: ";
+    out += std::to_string(msg.size) + " B from rank " + std::to_string(msg.src) + " tag " + std::to_string(msg.tag) +
+           (msg.context ? " (collective)" : "");
+  }
+  return out;
+}
+
 ExecutionResult Executor::run() {
   program_.start(*this);
   ExecutionResult res;
@@ -232,6 +247,8 @@ ExecutionResult Executor::run() {
       std::string why = program_.describe_blocked(rank);
       std::string rq = describe_rq(rank);
       if (!rq.empty() && why.find("recv") == std::string::npos) why += (why.empty() ? "" : "; ") + rq;
+      std::string uq = describe_uq(rank);
+      if (!uq.empty()) why += (why.empty() ? "" : "; ") + uq;
       res.blocked.push_back({rank, why});
     }
   }

@@ -113,6 +113,7 @@ class Executor {
   SimTime& nic_send(RankId r, uint8_t n) { return nextgs_[static_cast<size_t>(r) * nnics_ + n]; }
   SimTime& nic_recv(RankId r, uint8_t n) { return nextgr_[static_cast<size_t>(r) * nnics_ + n]; }
   std::string describe_rq(RankId r) const;
+  std::string describe_uq(RankId r) const;
   // t + d; throws InputError when simulated time would overflow (a corrupt or absurd input).
   SimTime later(SimTime t, SimTime d, RankId rank) const;
 

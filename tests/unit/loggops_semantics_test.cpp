@@ -162,6 +162,16 @@ TEST(LogGOPS, UnmatchedReceiveIsReportedAsBlocked) {
       << r.blocked[0].waits_for;
 }
 
+TEST(LogGOPS, DeadlockReportShowsTheMessageThatDidNotMatch) {
+  // A tag mismatch: the report names both the waiting receive and the message that arrived.
+  const char* goal = "num_ranks 2 rank 0 { a: send 8b to 1 tag 4 } rank 1 { b: recv 8b from 0 tag 3 }";
+  ExecutionResult r = run_goal(goal, params(0, 0, 0, 0, 0));
+  ASSERT_EQ(r.blocked.size(), 1u);
+  EXPECT_NE(r.blocked[0].waits_for.find("recv of 8 B from rank 0 tag 3"), std::string::npos) << r.blocked[0].waits_for;
+  EXPECT_NE(r.blocked[0].waits_for.find("arrived but never received: 8 B from rank 0 tag 4"), std::string::npos)
+      << r.blocked[0].waits_for;
+}
+
 TEST(LogGOPS, UnmatchedRendezvousSendIsReportedAsBlocked) {
   const char* goal = "num_ranks 2 rank 0 { a: send 100000b to 1 tag 1 } rank 1 { b: calc 5 }";
   ExecutionResult r = run_goal(goal, params(0, 0, 0, 0, 0));

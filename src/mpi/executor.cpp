@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "mpi/op_text.hpp"
+
 namespace simfab {
 
 Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
@@ -207,10 +209,7 @@ std::string Executor::describe_rq(RankId r) const {
     const Op& op = ops_[o];
     if (shown++ == 3) { out += "; ..."; break; }
     out += shown > 1 ? "; " : "";
-    out += "recv of " + std::to_string(op.amount) + " B from " +
-           (op.peer == kAnySource ? std::string("any rank") : "rank " + std::to_string(op.peer)) +
-           " tag " + (op.tag == kAnyTag ? std::string("any") : std::to_string(op.tag)) +
-           (op.context ? " (collective)" : "") + " posted, no matching send";
+    out += describe_stuck_op(op);
   }
   return out;
 }

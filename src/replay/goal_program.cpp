@@ -1,5 +1,7 @@
 #include "replay/goal_program.hpp"
 
+#include "mpi/op_text.hpp"
+
 namespace simfab {
 
 GoalProgram::GoalProgram(GoalSchedule& g) : g_(g) {
@@ -40,15 +42,7 @@ std::string GoalProgram::describe_blocked(RankId r) const {
     if (shown++ == 3) { out += "; ..."; break; }
     if (shown > 1) out += "; ";
     out += g_.path + ":" + std::to_string(g_.line[id]) + ": ";
-    if (op.kind == OpKind::kRecv)
-      out += "recv of " + std::to_string(op.amount) + " B from " +
-             (op.peer == kAnySource ? std::string("any rank") : "rank " + std::to_string(op.peer)) + " tag " +
-             (op.tag == kAnyTag ? std::string("any") : std::to_string(op.tag)) + " never matched by a send";
-    else if (op.kind == OpKind::kSend)
-      out += "rendezvous send of " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer) +
-             " tag " + std::to_string(op.tag) + " never matched by a recv";
-    else
-      out += "calc never ran";
+    out += describe_stuck_op(op);
   }
   if (out.empty()) out = "operations wait for dependencies that never complete";
   return out;

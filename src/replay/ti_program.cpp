@@ -1,6 +1,8 @@
 // TiProgram: the per-rank replay state machine (see ti_program.hpp).
 #include "replay/ti_program.hpp"
 
+#include "mpi/op_text.hpp"
+
 #include <cmath>
 #include <cstdint>
 
@@ -283,19 +285,7 @@ std::string TiProgram::where(RankId r) const {
 }
 
 std::string TiProgram::describe_op(OpId id) const {
-  const Op& op = ops_[id];
-  const std::string tag = op.tag == kAnyTag ? std::string("any") : std::to_string(op.tag);
-  switch (op.kind) {
-    case OpKind::kRecv:
-      return "recv of " + std::to_string(op.amount) + " B from rank " + std::to_string(op.peer) + " tag " + tag +
-             " never matched by a send";
-    case OpKind::kSend:
-      return "send of " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer) + " tag " + tag +
-             (op.flags & op_flag::kStarted ? " never matched by a recv (rendezvous)" : " never started");
-    case OpKind::kCalc:
-      return "calc never finished";
-  }
-  return {};
+  return describe_stuck_op(ops_[id]);
 }
 
 std::string TiProgram::describe_blocked(RankId r) const {

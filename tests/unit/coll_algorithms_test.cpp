@@ -272,7 +272,7 @@ TEST(CollFragmentRunner, DeadlockIsDescribed) {
   SimRun r = simulate(2, [](Fragment& f, RankId rank) { if (rank == 1) f.recv(0, 4); }, LogGOPSParams{});
   ASSERT_EQ(r.res.blocked.size(), 1u);
   EXPECT_EQ(r.res.blocked[0].rank, 1);
-  EXPECT_NE(r.res.blocked[0].waits_for.find("recv of 4 B from rank 0 never matched"), std::string::npos)
+  EXPECT_NE(r.res.blocked[0].waits_for.find("recv of 4 B from rank 0 tag 0 (collective) never matched by a send"), std::string::npos)
       << r.res.blocked[0].waits_for;
 }
 

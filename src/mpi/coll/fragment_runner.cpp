@@ -1,5 +1,7 @@
 #include "mpi/coll/fragment_runner.hpp"
 
+#include "mpi/op_text.hpp"
+
 namespace simfab::coll {
 
 uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint8_t context,
@@ -82,13 +84,7 @@ std::string FragmentRunner::describe(uint32_t run_id) const {
       break;
     }
     if (shown > 1) out += "; ";
-    if (op.kind == OpKind::kRecv)
-      out += "recv of " + std::to_string(op.amount) + " B from rank " + std::to_string(op.peer) + " never matched";
-    else if (op.kind == OpKind::kSend)
-      out += "send of " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer) +
-             " never matched by a recv";
-    else
-      out += "calc never finished";
+    out += describe_stuck_op(op);
   }
   return out;
 }

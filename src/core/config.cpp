@@ -18,6 +18,7 @@ const char* cfg_type_name(CfgType t) {
     case CfgType::kChoice: return "choice";
     case CfgType::kInt: return "integer";
     case CfgType::kBool: return "boolean";
+    case CfgType::kText: return "text";
   }
   return "?";
 }
@@ -32,6 +33,7 @@ const char* expected_form(CfgType t) {
     case CfgType::kChoice: return "one of the listed choices";
     case CfgType::kInt: return "an integer";
     case CfgType::kBool: return "true or false";
+    case CfgType::kText: return "a non-empty text";
   }
   return "?";
 }
@@ -104,6 +106,9 @@ CfgValue Config::parse(const CfgKey& key, std::string_view text, const SourceLoc
       if (ec == std::errc() && p == text.data() + text.size() && !text.empty()) return v;
       throw fail();
     }
+    case CfgType::kText:
+      if (!text.empty()) return std::string(text);
+      throw fail();
     case CfgType::kBool:
       if (text == "true" || text == "yes" || text == "1" || text == "on") return true;
       if (text == "false" || text == "no" || text == "0" || text == "off") return false;
@@ -136,6 +141,9 @@ int64_t Config::integer(std::string_view key) const {
 }
 bool Config::boolean(std::string_view key) const {
   return std::get<bool>(slot(key, CfgType::kBool).value);
+}
+const std::string& Config::text(std::string_view key) const {
+  return std::get<std::string>(slot(key, CfgType::kText).value);
 }
 bool Config::is_explicit(std::string_view key) const {
   auto it = values_.find(key);

@@ -8,6 +8,7 @@
 // Types and the units a bare number is read in (see core/units.hpp for the suffixes):
 //   kTime -> SimTime (ps)   kPerByte -> double ps/B   kBytes -> Bytes   kChoice -> one of a list
 //   kInt  -> int64          kBool -> true/false/yes/no/1/0
+//   kText -> a string the reading module validates itself (e.g. a segment table), naming the key
 //
 // The effective configuration (every key with its value, defaults included) is recorded in each
 // result so a run can be reproduced from its JSON. Iteration order is the key's name order.
@@ -25,7 +26,7 @@
 
 namespace simfab {
 
-enum class CfgType { kTime, kPerByte, kBytes, kChoice, kInt, kBool };
+enum class CfgType { kTime, kPerByte, kBytes, kChoice, kInt, kBool, kText };
 
 using CfgValue = std::variant<SimTime, double, Bytes, std::string, int64_t, bool>;
 
@@ -52,6 +53,7 @@ class Config {
   const std::string& choice(std::string_view key) const;
   int64_t integer(std::string_view key) const;
   bool boolean(std::string_view key) const;
+  const std::string& text(std::string_view key) const;
   bool is_explicit(std::string_view key) const;
 
   const std::map<std::string, CfgKey, std::less<>>& keys() const { return keys_; }

@@ -1,5 +1,6 @@
 #include "net/network_registry.hpp"
 
+#include "net/flow/flow_network.hpp"
 #include "net/loggops/loggops_network.hpp"
 
 namespace simfab {
@@ -7,6 +8,7 @@ namespace simfab {
 const std::vector<NetworkModelInfo>& network_models() {
   static const std::vector<NetworkModelInfo> models = {
       {"loggops", "LogGOPS analytic model with LogGOPSim's exact semantics (no contention) [seed 004]"},
+      {"flow", "flow-level model: max-min fair bandwidth sharing over routes, SMPI-style size tables [seed 003] (first version)"},
   };
   return models;
 }
@@ -21,11 +23,13 @@ void register_network_keys(Config& cfg) {
   doc.pop_back();
   cfg.declare({"network/model", CfgType::kChoice, "loggops", doc, names});
   register_loggops_keys(cfg);
+  flow::register_flow_keys(cfg);
 }
 
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
   const std::string& name = cfg.choice("network/model");
   if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg);
+  if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, cfg);
   SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
   return nullptr;
 }

@@ -109,6 +109,15 @@ check("pingpong closed form", finishes(ti) == [t0, arrival], [t0, arrival], fini
 # The bundled `make run` example, byte-exact.
 golden("stencil16", ["run", "--platform", "examples/platforms/cluster16.yaml", "--trace", "examples/ti/stencil16.ti"])
 
+# The same run under the flow model: contention makes it slower than LogGOPS (golden + rerun).
+flow = golden("stencil16-flow", ["run", "--platform", "examples/platforms/cluster16.yaml", "--trace",
+                                 "examples/ti/stencil16.ti", "--cfg", "network/model=flow"])
+lg = json.loads(open(os.path.join(EXPECTED, "stencil16.json")).read())
+if flow:
+    fj = json.loads(flow)
+    check("flow is slower than loggops here", fj["makespan_ps"] > lg["makespan_ps"], "> " + str(lg["makespan_ps"]), fj["makespan_ps"])
+    check("flow model recorded", fj["model"] == "flow" and fj["config"]["network/model"] == "flow", "flow", fj["model"])
+
 # Human summary: makespan and per-rank lines.
 code, so, se = run(["run", "--goal", "examples/goal/loggops-example.goal"])
 check("summary", code == 0 and "predicted makespan: 5654 ps (5.654 ns)" in so and "rank 1 on ideal1: 5654 ps" in so,

@@ -21,17 +21,6 @@
 namespace simfab {
 namespace {
 
-std::string review_file(const std::string& name, const std::string& content) {
-  namespace fs = std::filesystem;
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::path(::testing::TempDir()) /
-                 ("simfab_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                  std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  std::ofstream(p) << content;
-  return p.string();
-}
 
 ExecutionResult review_run_ti(const std::string& path, LogGOPSParams p) {
   auto trace = open_ti_trace(path);
@@ -117,7 +106,7 @@ TEST(ReviewExecutor, ByteTotalDoesNotWrapAround) {
 // PASSING pin: ranks that call different collective sequences match each other's collective
 // messages by sequence number (tag) and end in a deadlock report, never a crash or a CHECK.
 TEST(ReviewTi, DifferentCollectiveSequencesEndInADeadlockReportNotACrash) {
-  const std::string path = review_file("mismatch.txt",
+  const std::string path = testing::write_test_file("mismatch.txt",
                                        "0 bcast 100000\n0 barrier\n0 allreduce 8 0\n"
                                        "1 barrier\n1 bcast 100000\n1 reduce 100000 0\n"
                                        "2 allreduce 8 0\n2 barrier\n");
@@ -129,7 +118,7 @@ TEST(ReviewTi, DifferentCollectiveSequencesEndInADeadlockReportNotACrash) {
 // PASSING pin: a rank that reaches finalize with a rendezvous isend nobody receives is blocked
 // (kFinalizing), not silently finished; the report names the send.
 TEST(ReviewTi, FinalizeWithAnUnmatchedRendezvousIsendIsBlocked) {
-  const std::string path = review_file("fin.txt", "0 isend 1 0 100000\n0 finalize\n1 compute 1\n1 finalize\n");
+  const std::string path = testing::write_test_file("fin.txt", "0 isend 1 0 100000\n0 finalize\n1 compute 1\n1 finalize\n");
   ExecutionResult r = review_run_ti(path, testing::params(10, 20, 30, 1, 0));
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_EQ(r.blocked[0].rank, 0);
@@ -141,7 +130,7 @@ TEST(ReviewTi, FinalizeWithAnUnmatchedRendezvousIsendIsBlocked) {
 // into `wait` for that very request; a second wait on the same key is then a never-started
 // request (blocked), and waitall with nothing outstanding passes.
 TEST(ReviewTi, WaitInsideOnStartedOfItsOwnEagerIsend) {
-  const std::string path = review_file("w.txt",
+  const std::string path = testing::write_test_file("w.txt",
                                        "0 isend 1 0 8\n0 wait 0 1 0\n0 waitall\n0 wait 0 1 0\n"
                                        "1 recv 0 0 8\n");
   ExecutionResult r = review_run_ti(path, testing::params(10, 20, 30, 1, 0));

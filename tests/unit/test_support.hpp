@@ -2,6 +2,11 @@
 // standard schedules of the seed-004 acceptance tests.
 #pragma once
 
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "core/engine.hpp"
@@ -12,6 +17,19 @@
 #include "replay/goal_schedule.hpp"
 
 namespace simfab::testing {
+
+// Writes `content` to a fresh file private to the running test and returns its path.
+inline std::string write_test_file(const std::string& name, const std::string& content) {
+  namespace fs = std::filesystem;
+  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+  fs::path dir = fs::path(::testing::TempDir()) /
+                 ("simfab_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
+                  std::to_string(::getpid()));
+  fs::create_directories(dir);
+  fs::path p = dir / name;
+  std::ofstream(p) << content;
+  return p.string();
+}
 
 inline LogGOPSParams params(int64_t L, int64_t o, int64_t g, double G, double O, Bytes S = 65535) {
   return LogGOPSParams{SimTime::ps(L), SimTime::ps(o), SimTime::ps(g), G, O, S};

@@ -18,23 +18,13 @@
 #include "replay/ti_program.hpp"
 #include "replay/ti_trace.hpp"
 
+#include "test_support.hpp"
+
 namespace simfab {
 namespace {
 
 std::string data(const std::string& name) { return std::string(SIMFAB_SOURCE_DIR) + "/tests/data/ti/" + name; }
 
-// Writes `content` to a fresh file of this test and returns its path.
-std::string write_file(const std::string& name, const std::string& content) {
-  namespace fs = std::filesystem;
-  const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
-  fs::path dir = fs::path(::testing::TempDir()) /
-                 ("simfab_" + std::string(info->test_suite_name()) + "_" + info->name() + "_" +
-                  std::to_string(::getpid()));
-  fs::create_directories(dir);
-  fs::path p = dir / name;
-  std::ofstream(p) << content;
-  return p.string();
-}
 
 // A platform of n hosts computing 1e12 flop/s, so 1 flop = 1 ps.
 Platform tera_platform(int n) {
@@ -120,7 +110,7 @@ TEST(TiProgram, MatchesGoalWithRendezvousAndOverheadPerByte) {
 TEST(TiProgram, AllreduceEightRanksDisseminationSeed004) {
   // Seed 004 §3.2: 8 ranks, 180-byte messages (45 INTs), o=50000 g=100000 G=6000 L=0:
   // 3 rounds x (o + L + o + 179 G) = 3,522,000 ps on every rank.
-  const std::string path = write_file("allreduce.txt", all_ranks(8, "allreduce 45 0 1"));
+  const std::string path = testing::write_test_file("allreduce.txt", all_ranks(8, "allreduce 45 0 1"));
   ExecutionResult r = run_ti(path, params(0, 50000, 100000, 6000, 0));
   ASSERT_TRUE(r.blocked.empty());
   for (SimTime t : r.finish) EXPECT_EQ(t.ps(), 3522000);
@@ -132,7 +122,7 @@ TEST(TiProgram, AllreduceEightRanksDisseminationSeed004) {
 }
 
 TEST(TiProgram, TwoRankAllreduceOfOneIntIsOneFourByteSendAndRecv) {
-  const std::string path = write_file("allreduce2.txt", all_ranks(2, "allreduce 1 0 1"));
+  const std::string path = testing::write_test_file("allreduce2.txt", all_ranks(2, "allreduce 1 0 1"));
   ExecutionResult r = run_ti(path, params(2500, 1500, 1000, 6));
   EXPECT_EQ(r.messages, 2u);
   EXPECT_EQ(r.bytes, 8u);
@@ -141,7 +131,7 @@ TEST(TiProgram, TwoRankAllreduceOfOneIntIsOneFourByteSendAndRecv) {
 }
 
 TEST(TiProgram, ComputeUsesHostSpeedAndIsFreeOnTheIdealPlatform) {
-  const std::string path = write_file("c.txt", "0 compute 2.5e6\n0 sleep 1e-6\n");
+  const std::string path = testing::write_test_file("c.txt", "0 compute 2.5e6\n0 sleep 1e-6\n");
   Platform slow;
   slow.add_host(Host{"slow", 1, 1e9, -1, -1});  // 1 Gflop/s: 2.5e6 flops = 2.5 ms
   ExecutionResult r = run_ti(path, slow, params(0, 0, 0, 0));
@@ -153,7 +143,7 @@ TEST(TiProgram, ComputeUsesHostSpeedAndIsFreeOnTheIdealPlatform) {
 TEST(TiProgram, DatatypeSizesAndInitDefault) {
   // 10 elements: BYTE by default = 10 B, DOUBLE after `init 1` = 80 B, explicit INT = 40 B.
   auto bytes_of = [](const std::string& name, const std::string& trace) {
-    return run_ti(write_file(name, trace), params(0, 0, 0, 0)).bytes;
+    return run_ti(testing::write_test_file(name, trace), params(0, 0, 0, 0)).bytes;
   };
   EXPECT_EQ(bytes_of("a.txt", "0 send 1 0 10\n1 recv 0 0 10\n"), 10u);
   EXPECT_EQ(bytes_of("b.txt", "0 init 1\n1 init 1\n0 send 1 0 10\n1 recv 0 0 10\n"), 80u);
@@ -175,7 +165,7 @@ TEST(TiProgram, SharedAndSplitTracesGiveTheSameRun) {
 
 TEST(TiProgram, IsendLetsTheNextActionStartAtOnceAndWaitBlocks) {
   // Rank 0 isends 1000 B (eager) and computes; rank 1 computes 10000 ps and then receives.
-  const std::string path = write_file("isend.txt",
+  const std::string path = testing::write_test_file("isend.txt",
                                       "0 isend 1 3 1000\n0 compute 100\n0 wait 0 1 3\n"
                                       "1 compute 10000\n1 recv 0 3 1000\n");
   Platform platform = tera_platform(2);
@@ -189,7 +179,7 @@ TEST(TiProgram, IsendLetsTheNextActionStartAtOnceAndWaitBlocks) {
 }
 
 TEST(TiProgram, WaitallAndFinalizeWaitForOutstandingRequests) {
-  const std::string path = write_file("waitall.txt",
+  const std::string path = testing::write_test_file("waitall.txt",
                                       "0 irecv 1 0 8\n0 irecv 1 1 8\n0 waitall\n0 compute 5\n"
                                       "1 compute 1000\n1 send 0 1 8\n1 send 0 0 8\n1 isend 0 2 8\n1 finalize\n"
                                       "0 recv 1 2 8\n0 finalize\n");
@@ -200,7 +190,7 @@ TEST(TiProgram, WaitallAndFinalizeWaitForOutstandingRequests) {
 }
 
 TEST(TiProgram, TestIsANoOpAndAWaitAfterItSucceeds) {
-  const std::string path = write_file("test.txt",
+  const std::string path = testing::write_test_file("test.txt",
                                       "0 isend 1 0 4\n0 test 0 1 0\n0 test\n0 wait 0 1 0\n"
                                       "1 recv 0 0 4\n");
   ExecutionResult r = run_ti(path, params(0, 0, 0, 0));
@@ -208,7 +198,7 @@ TEST(TiProgram, TestIsANoOpAndAWaitAfterItSucceeds) {
 }
 
 TEST(TiProgram, WaitForANeverStartedRequestIsReportedAsBlocked) {
-  const std::string path = write_file("stuck.txt", "0 init\n1 init\n0 isend 1 2 8\n1 recv 0 2 8\n0 wait 0 1 3\n");
+  const std::string path = testing::write_test_file("stuck.txt", "0 init\n1 init\n0 isend 1 2 8\n1 recv 0 2 8\n0 wait 0 1 3\n");
   ExecutionResult r = run_ti(path, params(0, 0, 0, 0));
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_EQ(r.blocked[0].rank, 0);
@@ -219,7 +209,7 @@ TEST(TiProgram, WaitForANeverStartedRequestIsReportedAsBlocked) {
 }
 
 TEST(TiProgram, UnmatchedReceiveIsReportedWithItsLine) {
-  const std::string path = write_file("unmatched.txt", "0 recv 1 9 16\n1 compute 1\n");
+  const std::string path = testing::write_test_file("unmatched.txt", "0 recv 1 9 16\n1 compute 1\n");
   ExecutionResult r = run_ti(path, params(0, 0, 0, 0));
   ASSERT_EQ(r.blocked.size(), 1u);
   EXPECT_NE(r.blocked[0].waits_for.find("unmatched.txt:1: recv of 16 B from rank 1 tag 9"), std::string::npos)
@@ -227,7 +217,7 @@ TEST(TiProgram, UnmatchedReceiveIsReportedWithItsLine) {
 }
 
 TEST(TiProgram, CollectiveMissingOnOneRankIsReportedAsBlocked) {
-  const std::string path = write_file("coll.txt", "0 barrier\n1 barrier\n2 compute 1\n");
+  const std::string path = testing::write_test_file("coll.txt", "0 barrier\n1 barrier\n2 compute 1\n");
   ExecutionResult r = run_ti(path, params(0, 0, 0, 0));
   ASSERT_FALSE(r.blocked.empty());
   EXPECT_NE(r.blocked[0].waits_for.find("coll.txt:1: collective '0 barrier'"), std::string::npos)
@@ -235,7 +225,7 @@ TEST(TiProgram, CollectiveMissingOnOneRankIsReportedAsBlocked) {
 }
 
 TEST(TiProgram, ParseErrorsDuringReplayNameFileAndLine) {
-  const std::string path = write_file("bad.txt", "0 compute 10\n1 compute 10\n0 send 1 0 ten\n");
+  const std::string path = testing::write_test_file("bad.txt", "0 compute 10\n1 compute 10\n0 send 1 0 ten\n");
   try {
     run_ti(path, params(0, 0, 0, 0));
     FAIL() << "expected an InputError";
@@ -249,7 +239,7 @@ TEST(TiProgram, ParseErrorsDuringReplayNameFileAndLine) {
 }
 
 TEST(TiProgram, ActionAfterFinalizeIsAnError) {
-  const std::string path = write_file("fin.txt", "0 finalize\n1 compute 1\n0 compute 5\n");
+  const std::string path = testing::write_test_file("fin.txt", "0 finalize\n1 compute 1\n0 compute 5\n");
   try {
     run_ti(path, params(0, 0, 0, 0));
     FAIL() << "expected an InputError";
@@ -263,13 +253,13 @@ TEST(TiProgram, ActionAfterFinalizeIsAnError) {
 TEST(TiProgram, HugeComputeIsAnErrorNotAnOverflow) {
   Platform slow;
   slow.add_host(Host{"slow", 1, 1, -1, -1});  // 1 flop/s
-  const std::string path = write_file("huge.txt", "0 compute 1e300\n");
+  const std::string path = testing::write_test_file("huge.txt", "0 compute 1e300\n");
   EXPECT_THROW(run_ti(path, slow, params(0, 0, 0, 0)), InputError);
 }
 
 TEST(TiProgram, MemoryPerRankIsSmall) {
   EXPECT_LE(TiProgram::rank_state_bytes(), 40u);
-  const std::string path = write_file("mem.txt", all_ranks(1000, "compute 1"));
+  const std::string path = testing::write_test_file("mem.txt", all_ranks(1000, "compute 1"));
   auto trace = open_ti_trace(path);
   OpPool ops;
   Platform platform = Platform::ideal(1000);

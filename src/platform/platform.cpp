@@ -1,5 +1,6 @@
 #include "platform/platform.hpp"
 
+#include <algorithm>
 #include <limits>
 
 #include "core/error.hpp"
@@ -57,20 +58,37 @@ std::optional<LinkId> Platform::find_link(const std::string& name) const {
   return it->second;
 }
 
-std::optional<std::vector<LinkId>> Platform::route(HostId a, HostId b) const {
-  if (a == b) return std::vector<LinkId>{};
+template <class Fn>
+bool Platform::for_each_route_link(HostId a, HostId b, Fn&& fn) const {
+  if (a == b) return true;
   auto it = routes_.find({a, b});
-  if (it != routes_.end()) return it->second;
+  if (it != routes_.end()) {
+    for (LinkId l : it->second) fn(l);
+    return true;
+  }
   const Host& ha = host(a);
   const Host& hb = host(b);
-  if (ha.cluster >= 0 && ha.cluster == hb.cluster) {
-    std::vector<LinkId> r{ha.private_link};
-    LinkId bb = clusters_[static_cast<size_t>(ha.cluster)].backbone;
-    if (bb >= 0) r.push_back(bb);
-    r.push_back(hb.private_link);
-    return r;
-  }
-  return std::nullopt;
+  if (ha.cluster < 0 || ha.cluster != hb.cluster) return false;
+  fn(ha.private_link);
+  if (LinkId bb = clusters_[static_cast<size_t>(ha.cluster)].backbone; bb >= 0) fn(bb);
+  fn(hb.private_link);
+  return true;
+}
+
+std::optional<std::vector<LinkId>> Platform::route(HostId a, HostId b) const {
+  std::vector<LinkId> r;
+  if (!for_each_route_link(a, b, [&](LinkId l) { r.push_back(l); })) return std::nullopt;
+  return r;
+}
+
+std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b) const {
+  RouteSummary s{SimTime::zero(), std::numeric_limits<double>::infinity()};
+  const bool found = for_each_route_link(a, b, [&](LinkId l) {
+    s.latency = saturating_add(s.latency, link(l).latency);
+    s.bandwidth_Bps = std::min(s.bandwidth_Bps, link(l).bandwidth_Bps);
+  });
+  if (!found) return std::nullopt;
+  return s;
 }
 
 }  // namespace simfab

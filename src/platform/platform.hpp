@@ -68,7 +68,19 @@ class Platform {
   // The links from a to b; nullopt when no route is known. Empty for a == b (loopback).
   std::optional<std::vector<LinkId>> route(HostId a, HostId b) const;
 
+  // What analytic models need of a route, without materialising it (no allocation: one call per
+  // message): the sum of its latencies and its slowest link (infinite for a == b).
+  struct RouteSummary {
+    SimTime latency;
+    double bandwidth_Bps;
+  };
+  std::optional<RouteSummary> route_summary(HostId a, HostId b) const;
+
  private:
+  // Calls fn(LinkId) for each link from a to b in order; false when no route is known.
+  template <class Fn>
+  bool for_each_route_link(HostId a, HostId b, Fn&& fn) const;
+
   std::vector<Host> hosts_;
   std::vector<Link> links_;
   std::vector<Cluster> clusters_;

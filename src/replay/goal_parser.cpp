@@ -50,7 +50,6 @@ class Lexer {
     return t;
   }
   InputError error(size_t pos, std::string what) const { return error_at(name_, text_, pos, std::move(what)); }
-  size_t pos() const { return pos_; }
 
   // 1-based line of `pos`. Amortised O(1) for non-decreasing positions (counts newlines since the
   // previous call), which is how the parser asks: never rescan from the start of the file.
@@ -117,7 +116,7 @@ class GoalParser {
       if (t.text != "rank") throw lex_.error(t.pos, "expected 'rank N {', found '" + std::string(t.text) + "'");
       Token rt = lex_.peek();
       auto r = static_cast<uint32_t>(integer(0, g_.num_ranks - 1, block_what_));
-      expect_punct("{", "'{' after 'rank N'");
+      expect_word("{", "'{' after 'rank N'");
       const auto first = static_cast<uint32_t>(g_.ops.size());
       parse_block(static_cast<RankId>(r));
       blocks.push_back({r, first, static_cast<uint32_t>(g_.ops.size()), rt.pos});
@@ -155,7 +154,6 @@ class GoalParser {
     Token t = lex_.next();
     if (t.text != w) throw lex_.error(t.pos, "expected " + std::string(what) + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
   }
-  void expect_punct(std::string_view p, std::string_view what) { expect_word(p, what); }
 
   uint64_t size_arg() {
     Token t = lex_.next();
@@ -260,7 +258,7 @@ class GoalParser {
       uint32_t flag = s & GoalSchedule::kImmediate;
       g_.succ[base + offset[p]++] = ((s & ~GoalSchedule::kImmediate) + first) | flag;
     }
-    check_acyclic(first, n, base);
+    check_acyclic(first, n);
   }
 
   uint32_t lookup(const Token& t) {
@@ -269,7 +267,7 @@ class GoalParser {
     return it->second;
   }
 
-  void check_acyclic(uint32_t first, uint32_t n, uint32_t base) {
+  void check_acyclic(uint32_t first, uint32_t n) {
     std::vector<uint32_t> indeg(n);
     std::vector<uint32_t> stack;
     for (uint32_t i = 0; i < n; ++i) {
@@ -286,7 +284,6 @@ class GoalParser {
         if (--indeg[s] == 0) stack.push_back(s);
       }
     }
-    (void)base;
     if (seen == n) return;
     for (const PendingDep& d : deps_) {
       if (indeg[lookup(d.succ) - first] > 0 && indeg[lookup(d.pred) - first] > 0)

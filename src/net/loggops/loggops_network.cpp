@@ -55,25 +55,23 @@ std::vector<std::pair<std::string, std::string>> LogGOPSNetwork::derived_paramet
   return d;
 }
 
-SimTime LogGOPSNetwork::latency(HostId src, HostId dst) const {
-  if (!route_L_) return p_.L;
-  auto r = platform_.route(src, dst);
+Platform::RouteSummary LogGOPSNetwork::route(HostId src, HostId dst) const {
+  auto r = platform_.route_summary(src, dst);
   if (!r)
     throw InputError(SourceLoc{platform_.source(), 0, 0},
                      "no route between host '" + platform_.host(src).name + "' and host '" +
                          platform_.host(dst).name + "' (a message needs one)");
-  SimTime sum = SimTime::zero();
-  for (LinkId l : *r) sum = saturating_add(sum, platform_.link(l).latency);
-  return sum;
+  return *r;
 }
 
+SimTime LogGOPSNetwork::latency(HostId src, HostId dst) const {
+  return route_L_ ? route(src, dst).latency : p_.L;
+}
+
+// With routes, G is the time per byte of the slowest link; a message to the same host (no link:
+// infinite bandwidth) is a memory copy, free at this fidelity.
 double LogGOPSNetwork::gap_per_byte(HostId src, HostId dst) const {
-  if (!route_G_) return p_.G;
-  auto r = platform_.route(src, dst);
-  if (!r || r->empty()) return r ? 0.0 : p_.G;  // loopback: memory copy, free at this fidelity
-  double bw = std::numeric_limits<double>::infinity();
-  for (LinkId l : *r) bw = std::min(bw, platform_.link(l).bandwidth_Bps);
-  return 1e12 / bw;
+  return route_G_ ? 1e12 / route(src, dst).bandwidth_Bps : p_.G;
 }
 
 SimTime LogGOPSNetwork::send_overhead(HostId, HostId, Bytes size) const {

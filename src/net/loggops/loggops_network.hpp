@@ -63,6 +63,7 @@ class LogGOPSNetwork final : public Network {
   bool gap_from_routes() const { return route_G_; }
 
  private:
+  Platform::RouteSummary route(HostId src, HostId dst) const;  // throws InputError when none
   SimTime latency(HostId src, HostId dst) const;
   double gap_per_byte(HostId src, HostId dst) const;
 

@@ -1,8 +1,8 @@
 // The `simfab` command. Exit status: 0 success, 2 bad input (nothing written), 3 deadlock
 // detected in the replayed application, 1 internal error.
 //
-//   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--cfg key=value]... [--json FILE]
-//              [--reproducible] [--quiet]
+//   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
+//              [--json FILE] [--reproducible] [--quiet]
 //   simfab config --list
 //   simfab version | --version
 //   simfab help | --help
@@ -25,11 +25,14 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  simfab run [--platform FILE] (--goal FILE | --trace FILE) [--cfg key=value]...\n"
-    "             [--json FILE] [--reproducible] [--quiet]\n"
+    "  simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE]\n"
+    "             [--cfg key=value]... [--json FILE] [--reproducible] [--quiet]\n"
     "      Predict the run of an application (a GOAL schedule or a SimGrid time-independent\n"
     "      trace) on a platform (YAML). A GOAL schedule may run without --platform (ideal hosts).\n"
-    "      --cfg key=value   set a model parameter (simfab config --list shows them all)\n"
+    "      --hostfile FILE   the host of each rank: one host name (or host:count) per line, as\n"
+    "                        smpirun takes it; default: rank r on the platform's host r\n"
+    "      --cfg key=value   set a model parameter (simfab config --list shows them all);\n"
+    "                        it overrides the platform file's config: section\n"
     "      --json FILE       also write the results as JSON (written only on success)\n"
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
@@ -81,8 +84,8 @@ int cmd_run(const std::vector<std::string>& args) {
   SimulationInput in;
   std::string json_path;
   bool reproducible = false, quiet = false;
-  static const std::vector<std::string_view> kOptions = {"--platform", "--goal", "--trace", "--cfg",
-                                                         "--json", "--reproducible", "--quiet"};
+  static const std::vector<std::string_view> kOptions = {"--platform", "--goal",  "--trace",        "--hostfile",
+                                                         "--cfg",      "--json",  "--reproducible", "--quiet"};
   for (size_t i = 0; i < args.size(); ++i) {
     std::string a = args[i];
     std::string value;
@@ -100,6 +103,7 @@ int cmd_run(const std::vector<std::string>& args) {
     if (a == "--platform") in.platform_path = take();
     else if (a == "--goal") in.goal_path = take();
     else if (a == "--trace") in.trace_path = take();
+    else if (a == "--hostfile") in.hostfile_path = take();
     else if (a == "--cfg") cfg.set_assignment(take(), SourceLoc{"--cfg", 0, 0});
     else if (a == "--json") json_path = take();
     else if (a == "--reproducible" && !has_inline) reproducible = true;

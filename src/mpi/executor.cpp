@@ -66,17 +66,21 @@ void Executor::run_send(SimTime t, OpId id) {
   }
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
-  c = later(t, net_.send_overhead(hs, hd, op.amount), op.rank);
+  c = later(t, op.flags & op_flag::kImmediate ? net_.isend_overhead(hs, hd, op.amount)
+                                             : net_.send_overhead(hs, hd, op.amount), op.rank);
   n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
-  const bool eager = net_.protocol(op.amount) == Protocol::kEager;
+  const Protocol protocol = net_.protocol(op.amount);
+  const bool eager = protocol == Protocol::kEager || protocol == Protocol::kDetached;
+  const bool envelope = protocol == Protocol::kDetached || protocol == Protocol::kSynchronous;
   uint32_t m = msgs_.acquire();
-  msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp,
-                 op.cpu, op.nic, op.context, 0};
+  msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp, kNoOp,
+                 op.cpu, op.nic, op.context, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData};
   ++messages_;
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
-  net_.transfer(t, hs, hd, op.amount, m);
+  if (envelope) net_.control(c, hs, hd, op.amount, m);
+  else net_.transfer(t, c, hs, hd, op.amount, m);
   op.flags |= op_flag::kStarted;
   SimTime after = c;
   program_.on_started(id, after);
@@ -97,17 +101,36 @@ void Executor::complete_rendezvous_sender(const Msg& m, SimTime t) {
   program_.on_completed(m.send_op, c);
 }
 
+void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
+  Msg& msg = msgs_[msg_id];
+  msg.phase = MsgPhase::kMatched;
+  msg.recv_op = recv;
+  net_.transfer(t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)], msg.size,
+                msg_id);
+}
+
+uint32_t Executor::take_unexpected(RankId r, const Op& recv) {
+  Queue& q = uq_[static_cast<size_t>(r)];
+  uint32_t prev = kNoOp;
+  for (uint32_t m = q.head; m != kNoOp; prev = m, m = msgs_[m].next) {
+    if (!matches(recv, msgs_[m])) continue;
+    if (prev == kNoOp) q.head = msgs_[m].next; else msgs_[prev].next = msgs_[m].next;
+    if (q.tail == m) q.tail = prev;
+    return m;
+  }
+  return kNoOp;
+}
+
 void Executor::run_recv(SimTime t, OpId id) {
   const RankId r = ops_[id].rank;
   ops_[id].flags |= op_flag::kStarted;
   program_.on_started(id, max(t, cpu(r, ops_[id].cpu)));
   // Search the unexpected queue, oldest first.
-  Queue& q = uq_[static_cast<size_t>(r)];
-  uint32_t prev = kNoOp;
-  for (uint32_t m = q.head; m != kNoOp; prev = m, m = msgs_[m].next) {
-    if (!matches(ops_[id], msgs_[m])) continue;
-    if (prev == kNoOp) q.head = msgs_[m].next; else msgs_[prev].next = msgs_[m].next;
-    if (q.tail == m) q.tail = prev;
+  if (const uint32_t m = take_unexpected(r, ops_[id]); m != kNoOp) {
+    if (msgs_[m].phase == MsgPhase::kEnvelope) {  // the data moves from now on
+      start_matched_data(t, m, id);
+      return;
+    }
     Msg msg = msgs_[m];
     msgs_.release(m);
     complete_rendezvous_sender(msg, t);
@@ -166,7 +189,8 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   if (w.head != kNoOp) engine_.schedule(max(t, receiver_free(msgs_[w.head])), EventKind::kDelivery, w.head);
 }
 
-// The receiver's CPU and NIC are free at t: charge the receive and match against posted receives.
+// The receiver's CPU and NIC are free at t: charge the receive (not for an envelope) and match
+// against posted receives (not for the data of a matched envelope: it completes its receive).
 void Executor::process_message(SimTime t, uint32_t msg_id) {
   const Msg msg = msgs_[msg_id];
   const RankId r = msg.dst;
@@ -174,8 +198,18 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
   SimTime& n = nic_recv(r, msg.nic);
   const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
   const HostId hd = rank_host_[static_cast<size_t>(r)];
-  c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
-  n = later(t, net_.recv_gap(hs, hd, msg.size), r);
+  if (msg.phase != MsgPhase::kEnvelope) {
+    c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
+    n = later(t, net_.recv_gap(hs, hd, msg.size), r);
+  }
+  if (msg.phase == MsgPhase::kMatched) {
+    msgs_.release(msg_id);
+    complete_rendezvous_sender(msg, t);
+    Op& recv = ops_[msg.recv_op];
+    recv.flags |= op_flag::kDone;
+    program_.on_completed(msg.recv_op, cpu(r, recv.cpu));
+    return;
+  }
   // Search the posted receives, oldest first.
   Queue& rq = rq_[static_cast<size_t>(r)];
   OpId prev = kNoOp;
@@ -183,11 +217,16 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
     if (!matches(ops_[o], msg)) continue;
     if (prev == kNoOp) rq.head = ops_[o].next; else ops_[prev].next = ops_[o].next;
     if (rq.tail == o) rq.tail = prev;
+    ops_[o].flags = static_cast<uint8_t>(ops_[o].flags & ~op_flag::kPosted);
+    ops_[o].next = kNoOp;
+    if (msg.phase == MsgPhase::kEnvelope) {
+      start_matched_data(t, msg_id, o);
+      return;
+    }
     msgs_.release(msg_id);
     complete_rendezvous_sender(msg, t);
     Op& recv = ops_[o];
-    recv.flags = static_cast<uint8_t>((recv.flags & ~op_flag::kPosted) | op_flag::kDone);
-    recv.next = kNoOp;
+    recv.flags |= op_flag::kDone;
     program_.on_completed(o, cpu(r, recv.cpu));
     return;
   }

@@ -19,8 +19,13 @@
 //   same; it is counted as an event). LogGOPSim re-queues waiting messages the same way, which
 //   lets an arrival that coincides with the receiver's wake-up overtake an older message of the
 //   same pair; simfab's waiting queue keeps arrival order instead (MPI's non-overtaking rule).
-// Rendezvous completion: when a message of more than S bytes is matched at time t, its send
-// completes and the sender's nexto and nextgs are raised to at least t.
+// Protocols (net/network.hpp): eager and rendezvous messages carry their data from the send on;
+// a rendezvous send completes when the receiver matches it at time t, and the sender's nexto and
+// nextgs are raised to at least t. Detached and synchronous sends first send an envelope
+// (Network::control); the envelope is matched like a message but charges no receive overhead;
+// once it is matched (on arrival against a posted receive, or later when the receive is posted)
+// the data transfer starts, and its arrival charges the receive overhead and completes the
+// receive (and, for a synchronous send, the send).
 // Matching: (context, source, tag) with kAnySource/kAnyTag on the receive side; the first match
 // in FIFO order wins; with messages processed in arrival order and a network that delivers each
 // pair in order, that is MPI's non-overtaking rule.
@@ -72,17 +77,24 @@ class Executor {
   Engine& engine() { return engine_; }
 
  private:
+  enum class MsgPhase : uint8_t {
+    kData,      // eager or rendezvous: the message carries its data
+    kEnvelope,  // detached or synchronous, not matched yet: no data moved
+    kMatched,   // detached or synchronous, matched to recv_op: its data is in flight
+  };
   struct Msg {
     Bytes size;
     RankId src;
     RankId dst;
     int32_t tag;
-    OpId send_op;  // kNoOp once the sender has completed (eager)
+    OpId send_op;  // kNoOp once the sender has completed (eager, detached)
     uint32_t next;  // intrusive link: the receiver's waiting queue, then its unexpected queue
+    OpId recv_op;   // kMatched: the receive its data completes
     uint8_t cpu;
     uint8_t nic;
     uint8_t context;
     uint8_t waiting;  // 1 while queued behind the receiver's busy CPU/NIC
+    MsgPhase phase;
   };
   struct Queue {
     uint32_t head = kNoOp;
@@ -105,6 +117,10 @@ class Executor {
   void run_send(SimTime t, OpId id);
   void run_recv(SimTime t, OpId id);
   void complete_rendezvous_sender(const Msg& m, SimTime t);
+  // A matched envelope: the data starts moving at t towards the receive `recv`.
+  void start_matched_data(SimTime t, uint32_t msg_id, OpId recv);
+  // Unlinks the first message of r's unexpected queue matching `recv`; kNoOp if none.
+  uint32_t take_unexpected(RankId r, const Op& recv);
   static bool matches(const Op& recv, const Msg& m) {
     return recv.context == m.context && (recv.peer == kAnySource || recv.peer == m.src) &&
            (recv.tag == kAnyTag || recv.tag == m.tag);

@@ -29,6 +29,7 @@ namespace op_flag {
 inline constexpr uint8_t kStarted = 1;
 inline constexpr uint8_t kDone = 2;
 inline constexpr uint8_t kPosted = 4;  // recv waiting in the posted-receive queue
+inline constexpr uint8_t kImmediate = 8;  // send issued by a non-blocking call (MPI_Isend: ois)
 }  // namespace op_flag
 
 struct Op {

@@ -3,16 +3,33 @@
 //
 // The MPI layer (mpi/executor) asks a model four kinds of questions about a message of `size`
 // bytes from host `src` to host `dst`:
-//   protocol(size)          eager (sender done when the send is issued) or rendezvous (sender
-//                           done when the receiver matches it), seed 004 §2.2.
+//   protocol(size)          which of the four protocols below carries the message.
 //   send_overhead/recv_overhead
 //                           CPU time the sending/receiving rank spends in the call (LogGOPS:
 //                           o + (s-1)O at the sender, o + max((s-1)O, (s-1)G) at the receiver).
+//   isend_overhead          the same for a non-blocking send (SMPI's ois; default: send_overhead).
 //   send_gap/recv_gap       time the rank's NIC is busy injecting/draining it (LogGOPS:
 //                           g + (s-1)G). Models that share bandwidth in the network return 0.
 //   transfer(...)           moves the bytes. The model must later call
 //                           Engine::schedule(t, EventKind::kDelivery, token) exactly once, at the
 //                           time the message is available to the receiver's MPI layer.
+//   control(...)            the envelope of a detached or synchronous send (below): a message
+//                           without payload that the model delivers, like transfer(), with
+//                           Engine::schedule(t, EventKind::kDelivery, token) exactly once.
+// Order: a model delivers the transfers and envelopes of one (src, dst) pair in the order they
+// were issued (TCP streams and InfiniBand reliable connections do), so MPI's non-overtaking rule
+// holds whatever the sizes.
+//
+// Protocols (seed 004 §2.2 for LogGOPSim's two, seed 003 §IV-A for the three modes of SMPI):
+//                  data leaves                     the send completes
+//   kEager         at the send                     when issued (after its overhead)
+//   kRendezvous    at the send                     when the receiver matches it (LogGOPSim)
+//   kDetached      when the receive is matched     when issued (seed 003 "detached", S_a < k <= S_d)
+//   kSynchronous   when the receive is matched     when the data has arrived (seed 003 "large")
+// For kDetached and kSynchronous the executor sends the envelope with control(); the receiver
+// matches it like a message, and the data transfer() starts at the later of the envelope's
+// arrival and the receive's post.
+//
 // A model may keep its own events (EventKind::kNetwork). Transfers started by a model finish in
 // that model, which is what switching models mid-run requires.
 //
@@ -29,7 +46,26 @@
 
 namespace simfab {
 
-enum class Protocol : uint8_t { kEager, kRendezvous };
+enum class Protocol : uint8_t { kEager, kRendezvous, kDetached, kSynchronous };
+
+// What a model that shares links reports about them (empty for analytic models).
+struct LinkUsage {
+  std::string name;
+  double bandwidth_Bps = 0;
+  double bytes = 0;     // bytes that crossed the link
+  SimTime busy;         // time with at least one flow on it
+  uint32_t peak_flows = 0;  // most flows on it at once
+  uint64_t flows = 0;   // flows that crossed it
+};
+struct NetworkStats {
+  bool present = false;      // false: the model keeps no such statistics
+  uint64_t flows = 0;        // flows that went through the sharing phase
+  uint32_t peak_flows = 0;   // most flows in the sharing phase at once
+  uint64_t solves = 0;       // bandwidth-sharing solves
+  uint64_t recomputed = 0;   // flow rates recomputed, summed over the solves
+  double flow_seconds = 0;   // sum over flows of their sharing-phase duration
+  std::vector<LinkUsage> links;  // links that carried traffic, in platform order
+};
 
 class Network {
  public:
@@ -44,8 +80,15 @@ class Network {
   virtual SimTime recv_overhead(HostId src, HostId dst, Bytes size) const = 0;
   virtual SimTime send_gap(HostId src, HostId dst, Bytes size) const = 0;
   virtual SimTime recv_gap(HostId src, HostId dst, Bytes size) const = 0;
-  // `issued` is the time the send starts (before its overhead is charged).
-  virtual void transfer(SimTime issued, HostId src, HostId dst, Bytes size, uint64_t token) = 0;
+  virtual SimTime isend_overhead(HostId src, HostId dst, Bytes size) const { return send_overhead(src, dst, size); }
+  // `issued` is the time the send starts, `departs` the time its CPU overhead is over (issued +
+  // send_overhead or isend_overhead). For the data of a matched envelope both are the match time.
+  virtual void transfer(SimTime issued, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) = 0;
+  // The envelope of a detached or synchronous send of `size` bytes whose overhead ends at
+  // `departs`. Models whose protocol() never answers kDetached or kSynchronous need not implement it.
+  virtual void control(SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token);
+
+  virtual NetworkStats statistics() const { return {}; }
 
   // Configuration keys whose effective value the model derived itself (e.g. from the platform's
   // routes) instead of reading it, as (key, description): recorded in the results.

@@ -13,12 +13,22 @@ Platform Platform::ideal(int n) {
   p.source_ = "<ideal>";
   p.hosts_.reserve(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i)
-    p.hosts_.push_back(Host{"ideal" + std::to_string(i), 1, std::numeric_limits<double>::infinity(), -1, -1});
+    p.hosts_.push_back(Host{"ideal" + std::to_string(i), 1, std::numeric_limits<double>::infinity()});
   return p;
 }
 
 HostId Platform::add_host(Host h) {
   SIMFAB_CHECK(!host_index_.count(h.name), "duplicate host " + h.name);
+  auto known = [&](LinkId l) { return l >= -1 && l < static_cast<LinkId>(links_.size()); };
+  SIMFAB_CHECK(known(h.up) && known(h.down) && known(h.limiter) && known(h.loopback),
+               "host " + h.name + " names an unknown link");
+  if (h.cluster >= 0) {
+    SIMFAB_CHECK(static_cast<size_t>(h.cluster) < clusters_.size(), "host " + h.name + ": unknown cluster");
+    SIMFAB_CHECK(h.up >= 0 && h.down >= 0, "cluster host " + h.name + " needs up and down links");
+    const size_t cabinets = clusters_[static_cast<size_t>(h.cluster)].cabinets.size();
+    const bool in_cabinet = h.cabinet >= 0 && static_cast<size_t>(h.cabinet) < cabinets;
+    SIMFAB_CHECK(cabinets == 0 ? h.cabinet == -1 : in_cabinet, "host " + h.name + ": bad cabinet");
+  }
   HostId id = static_cast<HostId>(hosts_.size());
   host_index_.emplace(h.name, id);
   hosts_.push_back(std::move(h));
@@ -33,14 +43,29 @@ LinkId Platform::add_link(Link l) {
   return id;
 }
 
+void Platform::set_twins(LinkId a, LinkId b) {
+  Link& la = links_[static_cast<size_t>(a)];
+  Link& lb = links_[static_cast<size_t>(b)];
+  SIMFAB_CHECK(a != b && la.twin < 0 && lb.twin < 0, "links " + la.name + ", " + lb.name + " already paired");
+  la.twin = b;
+  lb.twin = a;
+}
+
 int Platform::add_cluster(Cluster c) {
+  for (const Cabinet& k : c.cabinets)
+    SIMFAB_CHECK(k.up >= 0 && k.down >= 0, "a cabinet of cluster " + c.name + " lacks its up or down link");
   clusters_.push_back(std::move(c));
   return static_cast<int>(clusters_.size()) - 1;
 }
 
 void Platform::add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way) {
   if (!one_way) {
-    std::vector<LinkId> back(links.rbegin(), links.rend());
+    std::vector<LinkId> back;
+    back.reserve(links.size());
+    for (auto it = links.rbegin(); it != links.rend(); ++it) {
+      const LinkId twin = link(*it).twin;
+      back.push_back(twin >= 0 ? twin : *it);
+    }
     routes_[{b, a}] = std::move(back);
   }
   routes_[{a, b}] = std::move(links);
@@ -60,25 +85,54 @@ std::optional<LinkId> Platform::find_link(const std::string& name) const {
 
 template <class Fn>
 bool Platform::for_each_route_link(HostId a, HostId b, Fn&& fn) const {
-  if (a == b) return true;
+  const Host& ha = host(a);
+  if (a == b) {
+    if (ha.loopback >= 0) fn(ha.loopback);
+    return true;
+  }
   auto it = routes_.find({a, b});
   if (it != routes_.end()) {
     for (LinkId l : it->second) fn(l);
     return true;
   }
-  const Host& ha = host(a);
   const Host& hb = host(b);
   if (ha.cluster < 0 || ha.cluster != hb.cluster) return false;
-  fn(ha.private_link);
-  if (LinkId bb = clusters_[static_cast<size_t>(ha.cluster)].backbone; bb >= 0) fn(bb);
-  fn(hb.private_link);
+  for_each_cluster_link(ha, hb, fn);
   return true;
+}
+
+template <class Fn>
+void Platform::for_each_cluster_link(const Host& a, const Host& b, Fn&& fn) const {
+  auto maybe = [&](LinkId l) {
+    if (l >= 0) fn(l);
+  };
+  const Cluster& c = clusters_[static_cast<size_t>(a.cluster)];
+  fn(a.up);
+  maybe(a.limiter);
+  if (c.cabinets.empty()) {
+    maybe(c.backbone);
+  } else if (a.cabinet != b.cabinet) {
+    const Cabinet& from = c.cabinets[static_cast<size_t>(a.cabinet)];
+    const Cabinet& to = c.cabinets[static_cast<size_t>(b.cabinet)];
+    fn(from.up);
+    maybe(from.limiter);
+    maybe(c.backbone);
+    maybe(to.limiter);
+    fn(to.down);
+  }
+  maybe(b.limiter);
+  fn(b.down);
 }
 
 std::optional<std::vector<LinkId>> Platform::route(HostId a, HostId b) const {
   std::vector<LinkId> r;
-  if (!for_each_route_link(a, b, [&](LinkId l) { r.push_back(l); })) return std::nullopt;
+  if (!route_into(a, b, r)) return std::nullopt;
   return r;
+}
+
+bool Platform::route_into(HostId a, HostId b, std::vector<LinkId>& out) const {
+  out.clear();
+  return for_each_route_link(a, b, [&](LinkId l) { out.push_back(l); });
 }
 
 std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b) const {

@@ -1,45 +1,98 @@
 // Platform: the machine a run is predicted on: hosts (cores, speed in flop/s), links (bandwidth,
-// latency) and the route between every pair of hosts.
+// latency, sharing policy), the route between every pair of hosts, and the configuration settings
+// the platform file carries.
 //
-// Routes come from two places: a `cluster` generator (each host has one private link to the
-// cluster's backbone; the route a->b is [private(a), backbone, private(b)], as SimGrid's Cluster
-// zone with a backbone) and explicit `routes` between named hosts (symmetric unless declared
-// one-way). Route queries are O(1) for cluster members and O(log R) for explicit routes.
+// Links. Each link has a bandwidth B_l, a latency lat_l and a sharing policy:
+//   kShared   the flows crossing it share B_l:         sum over flows f through l of rho_f <= B_l
+//   kFatpipe  each flow alone is bounded by B_l:         rho_f <= B_l for every f through l
+// A split-duplex link (SimGrid's SPLITDUPLEX) is two kShared links, "X_UP" and "X_DOWN", each with
+// the full bandwidth and latency, one per direction; each is the other's `twin`. Reversing a route
+// (a symmetric explicit route, see add_route) swaps every link for its twin, as SimGrid does.
 //
+// Routes come from two places: explicit `routes` between named hosts (symmetric unless declared
+// one-way; they override everything else) and `cluster` generators. In a cluster, host h has a
+// private link towards the cluster's switch, up(h), and back, down(h) (the same link unless
+// split-duplex), and optionally a limiter lim(h); the cluster optionally has a backbone and
+// cabinets, each cabinet k with an uplink cup(k), a downlink cdown(k) (distinct kShared links) and
+// optionally a limiter clim(k). The route a -> b (a != b) of a cluster is, absent links skipped:
+//   no cabinets:                  up(a), lim(a), backbone, lim(b), down(b)
+//   a, b in the same cabinet:     up(a), lim(a), lim(b), down(b)             (they meet in its switch)
+//   a in cabinet A, b in B != A:  up(a), lim(a), cup(A), clim(A), backbone, clim(B), cdown(B),
+//                                 lim(b), down(b)
+// and a -> a is [loopback(a)] when the host has a loopback link (kFatpipe, like SimGrid's cluster
+// loopback), else empty. Standalone hosts may have a loopback too.
+// A route's latency is sum_l lat_l and its bottleneck min_l B_l (route_summary).
+//
+// Why limiters (seed 003, section IV-B): on a TCP/Gigabit-Ethernet cluster a node sending and
+// receiving at once gets B_s + B_r ~ 1.5 B, neither the single-port B nor the multi-port 2 B. A
+// limiter of bandwidth x * B, crossed by every flow to or from the host, reproduces it: with
+// split-duplex private links and x = 1.5, two opposite 4 MiB flows between hosts a and b both
+// cross lim(a) and lim(b), so each gets 1.5 B / 2 = 0.75 B (B_s + B_r = 1.5 B) while up/down (B
+// each, one flow each) are not binding; one flow alone still gets B. The inter-cabinet limiter
+// (13 Gb over 10 Gb links on graphene) plays the same role for a cabinet.
+//
+// Cost: route queries are O(1) for cluster members and O(log R) for explicit routes; route_summary
+// and for_each_route_link never allocate (route_summary runs once per message under LogGOPS).
 // Ranks map to hosts round-robin (rank i on host i mod H) unless a mapping is given; the replay
 // refuses to start when there are fewer hosts than ranks (seed 004 has one rank per HCA).
 // Thread-safety: immutable after loading.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/sim_time.hpp"
 
 namespace simfab {
 
 using LinkId = int32_t;
 
+enum class LinkSharing : uint8_t { kShared, kFatpipe };
+
 struct Host {
   std::string name;
   int cores = 1;
   double speed_flops = 1e9;  // flop/s of one core
   int cluster = -1;          // index into clusters, or -1 for a standalone host
-  LinkId private_link = -1;  // its link to the cluster backbone, or -1
+  LinkId up = -1;            // cluster host: its private link towards the switch, else -1
+  LinkId down = -1;          // ... and back; == up unless the private link is split-duplex
+  LinkId limiter = -1;       // crossed by every flow to or from the host (cluster host), or -1
+  LinkId loopback = -1;      // the route to itself, or -1 (then that route is empty)
+  int cabinet = -1;          // index into its cluster's cabinets, or -1
 };
 
 struct Link {
   std::string name;
   double bandwidth_Bps = 0;  // bytes per second, > 0
   SimTime latency;
+  LinkSharing sharing = LinkSharing::kShared;
+  LinkId twin = -1;  // the other direction of a split-duplex link, or -1
+};
+
+// A cabinet of a hierarchical cluster: its links to the rest of the cluster.
+struct Cabinet {
+  LinkId up = -1;       // cabinet -> backbone
+  LinkId down = -1;     // backbone -> cabinet
+  LinkId limiter = -1;  // shared by both directions, or -1
 };
 
 struct Cluster {
   std::string name;
-  LinkId backbone = -1;  // -1: hosts meet in a non-blocking crossbar (no backbone link)
+  LinkId backbone = -1;           // -1: no backbone link (a non-blocking crossbar between cabinets/hosts)
+  std::vector<Cabinet> cabinets;  // empty: one flat cluster
+};
+
+// One `config:` entry of the platform file, kept as text: the configuration validates and applies
+// it (unknown keys are reported at `loc`).
+struct PlatformSetting {
+  std::string key;
+  std::string value;
+  SourceLoc loc;  // of the value
 };
 
 class Platform {
@@ -47,11 +100,17 @@ class Platform {
   // An ideal platform of n hosts with infinite speed and no links (GOAL without --platform).
   static Platform ideal(int n);
 
+  // REQUIRES (checked): a cluster host names an existing cluster, has both up and down, and a
+  // cabinet of that cluster when the cluster has cabinets; every link id it names exists.
   HostId add_host(Host h);
   LinkId add_link(Link l);
+  // Makes a and b the two directions of one split-duplex link. REQUIRES: neither has a twin yet.
+  void set_twins(LinkId a, LinkId b);
   int add_cluster(Cluster c);
-  // Declares the route a->b (and b->a unless one_way). Replaces a previous declaration.
+  // Declares the route a->b and, unless one_way, b->a over the reversed list with every link
+  // replaced by its twin when it has one. Replaces a previous declaration.
   void add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way);
+  void add_setting(PlatformSetting s) { settings_.push_back(std::move(s)); }
 
   int host_count() const { return static_cast<int>(hosts_.size()); }
   const Host& host(HostId h) const { return hosts_[static_cast<size_t>(h)]; }
@@ -59,17 +118,21 @@ class Platform {
   const std::vector<Host>& hosts() const { return hosts_; }
   const std::vector<Link>& links() const { return links_; }
   const std::vector<Cluster>& clusters() const { return clusters_; }
+  // The `config:` entries in document order.
+  const std::vector<PlatformSetting>& settings() const { return settings_; }
   std::optional<HostId> find_host(const std::string& name) const;
   std::optional<LinkId> find_link(const std::string& name) const;
   bool is_ideal() const { return ideal_; }
   const std::string& source() const { return source_; }
   void set_source(std::string s) { source_ = std::move(s); }
 
-  // The links from a to b; nullopt when no route is known. Empty for a == b (loopback).
+  // The links from a to b; nullopt when no route is known. For a == b: [loopback] or empty.
   std::optional<std::vector<LinkId>> route(HostId a, HostId b) const;
+  // The same into `out` (cleared first): no allocation once `out` has grown, for per-message use.
+  bool route_into(HostId a, HostId b, std::vector<LinkId>& out) const;
 
   // What analytic models need of a route, without materialising it (no allocation: one call per
-  // message): the sum of its latencies and its slowest link (infinite for a == b).
+  // message): the sum of its latencies and its slowest link (infinite for an empty route).
   struct RouteSummary {
     SimTime latency;
     double bandwidth_Bps;
@@ -80,10 +143,14 @@ class Platform {
   // Calls fn(LinkId) for each link from a to b in order; false when no route is known.
   template <class Fn>
   bool for_each_route_link(HostId a, HostId b, Fn&& fn) const;
+  // The same for two distinct hosts of one cluster (the rule in the header comment).
+  template <class Fn>
+  void for_each_cluster_link(const Host& a, const Host& b, Fn&& fn) const;
 
   std::vector<Host> hosts_;
   std::vector<Link> links_;
   std::vector<Cluster> clusters_;
+  std::vector<PlatformSetting> settings_;
   std::map<std::pair<HostId, HostId>, std::vector<LinkId>> routes_;
   std::map<std::string, HostId, std::less<>> host_index_;
   std::map<std::string, LinkId, std::less<>> link_index_;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <charconv>
+#include <cmath>
 #include <sstream>
 
 #include "core/spelling.hpp"
@@ -232,6 +233,15 @@ int64_t YamlMap::integer(const YamlField& f, int64_t lo, int64_t hi) const {
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (ec != std::errc() || ptr != s.data() + s.size() || v < lo || v > hi)
     throw error(f, "'" + f.key + "' in " + what_ + " must be " + range + ", got '" + s + "'");
+  return v;
+}
+
+double YamlMap::number(const YamlField& f, std::string_view expected, bool (*accept)(double)) const {
+  const std::string& s = scalar(f, expected);
+  double v = 0;
+  auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (ec != std::errc() || ptr != s.data() + s.size() || !std::isfinite(v) || !accept(v))
+    throw error(f, "'" + f.key + "' in " + what_ + " must be " + std::string(expected) + ", got '" + s + "'");
   return v;
 }
 

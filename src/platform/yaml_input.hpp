@@ -12,8 +12,8 @@
 // is in the mapping's fixed list of valid keys. An unknown key is an error that names the key,
 // suggests the nearest valid one and lists them all. A mapping with a scalar `name` is called by
 // it in messages ("cluster 'c0'") from the start, so even errors about its keys say which one it
-// is. The typed readers (scalar, name, integer, boolean, list) throw an InputError at the value
-// that says what was expected and what was found.
+// is. The typed readers (scalar, name, integer, number, boolean, list) throw an InputError at the
+// value that says what was expected and what was found.
 //
 // Documents: the input holds at most one non-empty YAML document; empty documents (a stray `---`)
 // are ignored. An input with no document at all has a null root(). The documents are probed once
@@ -102,6 +102,9 @@ class YamlMap {
   const std::string& name(const YamlField& f) const;
   // A decimal integer in [lo, hi].
   int64_t integer(const YamlField& f, int64_t lo, int64_t hi) const;
+  // A finite decimal number (e.g. 1.5, 2, 15e-1) for which accept(value) holds; `expected`
+  // describes such values for the error ("a number in (0, 2]").
+  double number(const YamlField& f, std::string_view expected, bool (*accept)(double)) const;
   // true/false (yaml-cpp's spellings: also yes/no, on/off).
   bool boolean(const YamlField& f) const;
   // The items of a list; an empty value is an empty list.

@@ -2,14 +2,21 @@
 //
 //   # simfab platform, version 1
 //   version: 1              # optional; if present it must be 1
+//   config:                 # configuration settings carried by the platform (optional)
+//     flow/async-threshold: 65536
+//     flow/os: "0:1e-6:0;1420:2e-6:1e-9"
 //   hosts:                  # standalone hosts (optional)
 //     - name: login0        # required, unique among all hosts
 //       speed: 2Gf          # required, flop/s of one core, > 0
 //       cores: 4            # optional, default 1
+//       loopback:           # optional: the link "<name>_loopback" for messages to itself
+//         bandwidth: 10GBps   # required
+//         latency: 0          # required
 //   links:                  # named links (optional)
 //     - name: l0            # required, unique among all links
 //       bandwidth: 10Gbps   # required, > 0
 //       latency: 1us        # required, >= 0
+//       sharing: shared     # optional: shared (default), fatpipe or splitduplex
 //   routes:                 # explicit routes between named hosts (optional)
 //     - {src: login0, dst: node0, links: [l0, l1], symmetric: true}
 //   clusters:               # cluster generators (optional)
@@ -22,9 +29,21 @@
 //       cores: 1            # optional, default 1
 //       bandwidth: 10Gbps   # required: each host's private link to the backbone
 //       latency: 1us        # required
+//       sharing: shared     # optional, of the private links: shared (default), fatpipe, splitduplex
+//       limiter_factor: 1.5 # optional, a number in (0, 2]: each host's limiter link
+//       loopback:           # optional: each host's loopback link
+//         bandwidth: 10GBps   # required
+//         latency: 0          # required
 //       backbone:           # optional; without it the hosts meet in a non-blocking crossbar
 //         bandwidth: 100Gbps  # required
 //         latency: 500ns      # required
+//         sharing: shared     # optional: shared (default) or fatpipe
+//       cabinets:           # optional: a hierarchical cluster
+//         count: 4            # split the hosts evenly into 4 cabinets, or
+//         # sizes: [5, 4, 4, 3]  # explicit sizes; give exactly one of count and sizes
+//         bandwidth: 10Gbps   # required: each cabinet's uplink and downlink
+//         latency: 1us        # required
+//         limiter: 13Gbps     # optional: each cabinet's limiter
 //
 // Every section is optional, but the platform needs at least one host. The sections may appear in
 // any order; unknown keys are errors at every level.
@@ -40,21 +59,49 @@
 //              platform/radical.hpp); an index may appear only once
 // Speeds and bandwidths must be > 0; latencies >= 0.
 //
+// Sharing (platform/platform.hpp): a `shared` link divides its bandwidth among the flows crossing
+// it; a `fatpipe` link gives each flow its full bandwidth. A `splitduplex` link named X is two
+// shared links, "X_UP" and "X_DOWN" (SimGrid's names), each with the full bandwidth and latency,
+// one per direction; there is no link "X".
+//
+// Config. `config` maps configuration keys (as given to --cfg, e.g. flow/os) to scalar values,
+// kept as written; a key may appear once. The run applies them to its configuration (a key also
+// given with --cfg keeps the command line's value) and reports a bad key or value at its place in
+// this file; the loader checks neither.
+//
+// Loopback. A host with a `loopback` link (kFatpipe) sends messages to itself over it; without one,
+// such messages cross no link.
+//
 // Clusters. Cluster c with indices i produces, in this order:
-//   - the link "<c>_backbone" (when it has a backbone);
+//   - the link "<c>_backbone" (when it has a backbone; sharing as given, default shared);
+//   - for every cabinet k = 0, 1, ... (when it has cabinets): the links "<c>_cabinet_<k>_UP" and
+//     "<c>_cabinet_<k>_DOWN" (shared; bandwidth and latency of `cabinets`), then
+//     "<c>_cabinet_<k>_limiter" (when `limiter` is given; latency 0, shared by both directions);
 //   - for every index i, in count order (0..count-1) or in the order the radical is written:
-//     the link "<c>_link_<i>" (bandwidth and latency of the cluster) and the host
-//     "<prefix><i><suffix>" with that link as its private link.
-// The route between two hosts of one cluster is [private(a), backbone, private(b)], or
-// [private(a), private(b)] without a backbone (platform/platform.hpp).
+//     the private link "<c>_link_<i>" (bandwidth, latency and sharing of the cluster; with
+//     `sharing: splitduplex` the two links "<c>_link_<i>_UP" and "<c>_link_<i>_DOWN" instead),
+//     "<c>_limiter_<i>" (with `limiter_factor` x: bandwidth x * the cluster's bandwidth, latency 0,
+//     shared), "<c>_loopback_<i>" (with `loopback`), then the host "<prefix><i><suffix>".
+// Cabinets take the hosts in that order: `count: k` gives the first (n mod k) of them
+// floor(n / k) + 1 hosts and the others floor(n / k) (platform/cabinet_split.hpp); `sizes` must
+// list k >= 1 sizes, each >= 1, summing to the cluster's host count n.
+// The limiter factor models seed 003's full-duplex contention: on graphene a node sending and
+// receiving at once gets B_send + B_recv ~ 1.5 B (factor 1.5; 1 is single-port, 2 multi-port).
+// Routes between two hosts of one cluster (platform/platform.hpp), absent links skipped:
+//   no cabinets:         up(a), limiter(a), backbone, limiter(b), down(b)
+//   same cabinet:        up(a), limiter(a), limiter(b), down(b)
+//   cabinets A != B:     up(a), limiter(a), cabinet_UP(A), cabinet_limiter(A), backbone,
+//                        cabinet_limiter(B), cabinet_DOWN(B), limiter(b), down(b)
+// where up and down are "<c>_link_<i>_UP" and "_DOWN", or both "<c>_link_<i>".
 //
 // Routes. `src` and `dst` name hosts (standalone or generated by a cluster), `links` is a non-empty
-// list of link names (declared under `links`, or generated: "<c>_backbone", "<c>_link_<i>"), in
-// order from src to dst. `symmetric` (default true) also declares dst -> src over the same links
-// in reverse order. A route may not go from a host to itself, and each directed pair may be
-// declared only once. An explicit route between two hosts of one cluster overrides the cluster's.
-// Hosts with no route between them (e.g. two standalone hosts without an explicit route) cannot
-// communicate.
+// list of link names (declared under `links`, or generated by a cluster or a host loopback), in
+// order from src to dst. A split-duplex link must be named by its direction, "X_UP" or "X_DOWN".
+// `symmetric` (default true) also declares dst -> src over the same links in reverse order, each
+// split-duplex direction swapped for the other (X_UP <-> X_DOWN), as SimGrid does. A route may not
+// go from a host to itself, and each directed pair may be declared only once. An explicit route
+// between two hosts of one cluster overrides the cluster's. Hosts with no route between them
+// (e.g. two standalone hosts without an explicit route) cannot communicate.
 //
 // Host order, which is the rank order: ranks map to hosts round-robin, rank r on host r mod H.
 // The hosts of the `hosts` section come first, in document order, then the hosts of each cluster,
@@ -65,11 +112,14 @@
 // echoed, saying what was expected: YAML syntax errors, an empty file ("empty platform file"), more
 // than one YAML document, unknown or repeated keys (with the valid keys and the nearest one), a
 // value of the wrong type, a bad number or unit (quoting the value and the accepted units), values
-// out of range, duplicate host, link or cluster names (naming the first declaration), unknown
-// hosts or links in routes, and duplicate routes.
+// out of range (a limiter factor outside (0, 2], cabinet sizes not summing to the host count),
+// duplicate host, link or cluster names (naming the first declaration), unknown hosts or links in
+// routes, a split-duplex link named without its direction, duplicate routes, and repeated or
+// non-scalar `config` entries.
 #include "platform/yaml_platform.hpp"
 
 #include <algorithm>
+#include <initializer_list>
 #include <map>
 #include <optional>
 #include <string_view>
@@ -77,9 +127,10 @@
 
 #include "core/mapped_file.hpp"
 #include "core/spelling.hpp"
-#include "core/units.hpp"
+#include "platform/cabinet_split.hpp"
 #include "platform/radical.hpp"
 #include "platform/yaml_input.hpp"
+#include "platform/yaml_quantity.hpp"
 
 namespace simfab {
 
@@ -90,24 +141,29 @@ constexpr int64_t kMaxCores = 2'147'483'647;
 // Unknown host or link names get a spelling suggestion only among this many candidates.
 constexpr size_t kMaxSuggestionCandidates = 4096;
 
-// How to read and describe one kind of quantity.
-struct QuantityKind {
-  std::string_view noun;
-  std::string_view units;  // accepted suffixes, for messages
-  std::string_view bare;   // unit of a bare number
-};
-
-constexpr QuantityKind kSpeedKind{"speed", "f kf Mf Gf Tf Pf, flops kflops Mflops Gflops Tflops Pflops",
-                                  "flop/s"};
-constexpr QuantityKind kBandwidthKind{
-    "bandwidth", "Bps kBps MBps GBps TBps KiBps MiBps GiBps, bps kbps Mbps Gbps Tbps", "bytes/s"};
-constexpr QuantityKind kLatencyKind{"latency", "ps ns us ms s m h", "ps"};
-
-std::string str(std::string_view s) { return std::string(s); }
-
 std::string where(const SourceLoc& l) {
   return l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column);
 }
+
+// What a `sharing` key asks for: a split-duplex declaration becomes two kShared links.
+enum class Sharing { kShared, kFatpipe, kSplitDuplex };
+
+LinkSharing link_sharing(Sharing s) {
+  return s == Sharing::kFatpipe ? LinkSharing::kFatpipe : LinkSharing::kShared;
+}
+
+// The two directions of a declared link; the same link twice unless it is split-duplex.
+struct Duplex {
+  LinkId up;
+  LinkId down;
+};
+
+// A cluster's `cabinets`, read and checked before anything is generated.
+struct CabinetSpec {
+  std::vector<int64_t> sizes;     // hosts per cabinet, in host order; sums to the cluster's hosts
+  Link link;                      // each cabinet's uplink and downlink (name unset)
+  std::optional<double> limiter;  // bandwidth of each cabinet's limiter
+};
 
 // Builds a Platform from a parsed document, section by section, remembering where every host,
 // link, cluster and route was declared so duplicates can name both places.
@@ -118,12 +174,14 @@ class PlatformBuilder {
   Platform build() {
     if (!in_.root().IsDefined() || in_.root().IsNull())
       throw in_.error(YAML::Mark(), "empty platform file; expected a mapping with 'hosts' and/or 'clusters'");
-    YamlMap top(in_, in_.root(), "the platform file", {"version", "hosts", "links", "routes", "clusters"});
+    YamlMap top(in_, in_.root(), "the platform file",
+                {"version", "hosts", "links", "routes", "clusters", "config"});
     if (const YamlField* v = top.find("version")) {
       const std::string& s = top.scalar(*v, "1");
       if (s != "1")
         throw top.error(*v, "unsupported platform version '" + s + "'; this simfab reads version 1");
     }
+    if (const YamlField* f = top.find("config")) read_config(top, *f);
     if (const YamlField* f = top.find("hosts"))
       for (const YAML::Node& h : top.list(*f, "hosts")) read_host(h);
     if (const YamlField* f = top.find("links"))
@@ -139,46 +197,20 @@ class PlatformBuilder {
   }
 
  private:
-  // Where the hosts with ids from `first` up to the next span's first were declared.
-  struct HostSpan {
-    HostId first;
-    std::string origin;  // "declared at f:l:c" or "generated by cluster 'c' at f:l:c"
+  // Where the hosts (or links) with ids from `first` up to the next span's first come from.
+  struct Span {
+    int32_t first;
+    std::string origin;  // "declared at f:l:c", "generated by cluster 'c' at f:l:c" (or host 'h')
   };
 
-  double positive_rate(const YamlMap& m, const YamlField& f, const QuantityKind& kind,
-                       std::optional<double> (*parse)(std::string_view)) const {
-    const std::string& s = m.scalar(f, expected(kind));
-    std::optional<double> v = parse(s);
-    if (!v && is_negative(s)) throw m.error(f, str(kind.noun) + " must be > 0, got '" + s + "'");
-    if (!v) throw m.error(f, bad_quantity(kind, s));
-    if (*v <= 0) throw m.error(f, str(kind.noun) + " must be > 0, got '" + s + "'");
-    return *v;
+  static const std::string& origin(const std::vector<Span>& spans, int32_t id) {
+    auto it = std::upper_bound(spans.begin(), spans.end(), id,
+                               [](int32_t i, const Span& s) { return i < s.first; });
+    return std::prev(it)->origin;
   }
 
-  SimTime latency(const YamlMap& m, const YamlField& f) const {
-    const std::string& s = m.scalar(f, expected(kLatencyKind));
-    std::optional<SimTime> v = units::parse_time(s);
-    if (v) return *v;
-    if (is_negative(s)) throw m.error(f, "latency must not be negative, got '" + s + "'");
-    // A known unit that still fails is a value too large for 64-bit picoseconds.
-    auto parts = units::split_number(s);
-    if (parts && units::parse_time("1" + str(parts->second)))
-      throw m.error(f, "latency '" + s + "' is out of range; at most about 106 days (9.2e18 ps)");
-    throw m.error(f, bad_quantity(kLatencyKind, s));
-  }
-
-  static std::string expected(const QuantityKind& kind) {
-    return "a " + str(kind.noun) + ": a number with one of the units " + str(kind.units) +
-           " (a bare number is " + str(kind.bare) + ")";
-  }
-
-  static bool is_negative(std::string_view s) {
-    while (!s.empty() && s.front() == ' ') s.remove_prefix(1);
-    return s.starts_with('-') && units::split_number(s.substr(1));
-  }
-
-  static std::string bad_quantity(const QuantityKind& kind, const std::string& s) {
-    return "bad " + str(kind.noun) + " '" + s + "'; expected " + expected(kind);
+  std::string generated_by(const YamlMap& m, const YamlField& name_f) const {
+    return "generated by " + m.what() + " at " + where(in_.loc(name_f.value));
   }
 
   int cores(const YamlMap& m) const {
@@ -186,69 +218,139 @@ class PlatformBuilder {
     return f ? static_cast<int>(m.integer(*f, 1, kMaxCores)) : 1;
   }
 
-  // "declared at f:l:c" or "generated by cluster 'c' at f:l:c" for an existing host.
-  std::string host_origin(HostId h) const {
-    auto it = std::upper_bound(spans_.begin(), spans_.end(), h,
-                               [](HostId id, const HostSpan& s) { return id < s.first; });
-    return std::prev(it)->origin;
-  }
-
   // Adds a host declared (or, when `generated`, generated by the cluster `m`) at `at`.
-  // REQUIRES: the caller has opened the HostSpan this host belongs to.
+  // REQUIRES: the caller has opened the host Span this host belongs to.
   void add_host(Host h, const YamlMap& m, const YamlField& at, bool generated) {
     if (auto existing = platform_.find_host(h.name)) {
       std::string what =
           generated ? m.what() + " generates host '" + h.name + "'" : "duplicate host name '" + h.name + "'";
-      throw m.error(at, what + ", already " + host_origin(*existing));
+      throw m.error(at, what + ", already " + origin(host_spans_, *existing));
     }
     platform_.add_host(std::move(h));
   }
 
-  std::string link_origin(LinkId l) const {
-    if (static_cast<size_t>(l) < link_locs_.size())
-      return "declared at " + where(link_locs_[static_cast<size_t>(l)]);
-    return "generated by another cluster";
+  // The up direction of the split-duplex link named `name` ("X" for "X_UP" and "X_DOWN").
+  std::optional<LinkId> split_duplex(const std::string& name) const {
+    auto up = platform_.find_link(name + "_UP");
+    if (!up) return std::nullopt;
+    LinkId twin = platform_.link(*up).twin;
+    if (twin < 0 || platform_.link(twin).name != name + "_DOWN") return std::nullopt;
+    return up;
   }
 
+  // Throws unless `name` is free: neither a link nor a split-duplex link's name.
+  void check_link_name(const std::string& name, const YamlMap& m, const YamlField& at, bool generated) const {
+    std::optional<LinkId> existing = platform_.find_link(name);
+    if (!existing) existing = split_duplex(name);
+    if (!existing) return;
+    std::string what =
+        generated ? m.what() + " generates link '" + name + "'" : "duplicate link name '" + name + "'";
+    throw m.error(at, what + ", already " + origin(link_spans_, *existing));
+  }
+
+  // Adds a link declared in (or generated by) `m` at `at`.
+  // REQUIRES: the caller has opened the link Span this link belongs to.
   LinkId add_link(Link l, const YamlMap& m, const YamlField& at, bool generated) {
-    if (auto existing = platform_.find_link(l.name)) {
-      std::string what =
-          generated ? m.what() + " generates link '" + l.name + "'" : "duplicate link name '" + l.name + "'";
-      throw m.error(at, what + ", already " + link_origin(*existing));
-    }
+    check_link_name(l.name, m, at, generated);
     return platform_.add_link(std::move(l));
   }
 
+  // Adds `l` as one link, or as its two directions "<name>_UP" and "<name>_DOWN" when `split`.
+  Duplex add_duplex(Link l, bool split, const YamlMap& m, const YamlField& at, bool generated) {
+    if (!split) {
+      LinkId id = add_link(std::move(l), m, at, generated);
+      return Duplex{id, id};
+    }
+    const std::string name = std::move(l.name);
+    check_link_name(name, m, at, generated);
+    l.name = name + "_UP";
+    LinkId up = add_link(l, m, at, generated);
+    l.name = name + "_DOWN";
+    LinkId down = add_link(std::move(l), m, at, generated);
+    platform_.set_twins(up, down);
+    return Duplex{up, down};
+  }
+
+  void open_link_span(std::string origin) {
+    link_spans_.push_back(Span{static_cast<int32_t>(platform_.links().size()), std::move(origin)});
+  }
+
+  Sharing read_sharing(const YamlMap& m, bool split_allowed) const {
+    const YamlField* f = m.find("sharing");
+    if (!f) return Sharing::kShared;
+    const std::string expected = split_allowed ? "shared, fatpipe or splitduplex" : "shared or fatpipe";
+    const std::string& s = m.scalar(*f, expected);
+    if (s == "shared") return Sharing::kShared;
+    if (s == "fatpipe") return Sharing::kFatpipe;
+    if (s == "splitduplex" && split_allowed) return Sharing::kSplitDuplex;
+    throw m.error(*f, "'sharing' in " + m.what() + " must be " + expected + ", got '" + s + "'");
+  }
+
+  void read_config(const YamlMap& top, const YamlField& f) {
+    if (!f.value.IsDefined() || f.value.IsNull()) return;
+    if (!f.value.IsMap())
+      throw top.error(f,
+                      "'config' in the platform file must be a mapping of configuration keys to values "
+                      "(e.g. flow/os: \"0:1e-6:0\"), got " +
+                          describe_node(f.value));
+    std::map<std::string, YAML::Node, std::less<>> seen;
+    for (const auto& kv : f.value) {
+      YAML::Node key = kv.first;
+      YAML::Node value = kv.second;
+      if (!key.IsScalar() || key.Scalar().empty())
+        throw in_.error(key, "expected a configuration key in 'config', got " + describe_node(key));
+      const std::string& k = key.Scalar();
+      if (auto it = seen.find(k); it != seen.end())
+        throw in_.error(key, "duplicate configuration key '" + k + "' in 'config'; first given at " +
+                                 in_.where(it->second));
+      seen.emplace(k, key);
+      if (!value.IsScalar())
+        throw in_.error(value.IsDefined() && !value.IsNull() ? value : key,
+                        "configuration key '" + k +
+                            "' in 'config' needs a single value (a number or a text), got " +
+                            describe_node(value));
+      platform_.add_setting(PlatformSetting{k, value.Scalar(), in_.loc(value)});
+    }
+  }
+
   void read_host(const YAML::Node& node) {
-    YamlMap m(in_, node, "host", {"name", "speed", "cores"});
+    YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback"});
     const YamlField& name_f = m.require("name", "a unique host name");
     Host h;
     h.name = m.name(name_f);
-    h.speed_flops =
-        positive_rate(m, m.require("speed", "flop/s of one core, e.g. 2Gf"), kSpeedKind, units::parse_speed);
+    h.speed_flops = read_speed(m, m.require("speed", "flop/s of one core, e.g. 2Gf"));
     h.cores = cores(m);
+    std::optional<Link> loopback;
+    if (const YamlField* f = m.find("loopback")) loopback = read_loopback(m, *f);
     if (platform_.host_count() >= kMaxHosts)
       throw m.error(name_f, "too many hosts; a platform has at most " + std::to_string(kMaxHosts));
-    spans_.push_back(HostSpan{platform_.host_count(), "declared at " + where(in_.loc(name_f.value))});
+    const std::string declared = "declared at " + where(in_.loc(name_f.value));
+    host_spans_.push_back(Span{platform_.host_count(), declared});
+    if (loopback) {
+      open_link_span(generated_by(m, name_f));
+      loopback->name = h.name + "_loopback";
+      h.loopback = add_link(std::move(*loopback), m, name_f, true);
+    }
     add_host(std::move(h), m, name_f, false);
   }
 
   void read_link(const YAML::Node& node) {
-    YamlMap m(in_, node, "link", {"name", "bandwidth", "latency"});
+    YamlMap m(in_, node, "link", {"name", "bandwidth", "latency", "sharing"});
     const YamlField& name_f = m.require("name", "a unique link name");
     Link l;
     l.name = m.name(name_f);
-    l.bandwidth_Bps =
-        positive_rate(m, m.require("bandwidth", "e.g. 10Gbps"), kBandwidthKind, units::parse_bandwidth);
-    l.latency = latency(m, m.require("latency", "e.g. 1us"));
-    add_link(std::move(l), m, name_f, false);
-    link_locs_.push_back(in_.loc(name_f.value));
+    l.bandwidth_Bps = read_bandwidth(m, m.require("bandwidth", "e.g. 10Gbps"));
+    l.latency = read_latency(m, m.require("latency", "e.g. 1us"));
+    const Sharing sharing = read_sharing(m, true);
+    l.sharing = link_sharing(sharing);
+    open_link_span("declared at " + where(in_.loc(name_f.value)));
+    add_duplex(std::move(l), sharing == Sharing::kSplitDuplex, m, name_f, false);
   }
 
   void read_cluster(const YAML::Node& node) {
     YamlMap m(in_, node, "cluster",
               {"name", "prefix", "suffix", "count", "radical", "speed", "cores", "bandwidth", "latency",
-               "backbone"});
+               "backbone", "sharing", "limiter_factor", "loopback", "cabinets"});
     const YamlField& name_f = m.require("name", "a unique cluster name");
     Cluster c;
     c.name = m.name(name_f);
@@ -261,27 +363,62 @@ class PlatformBuilder {
 
     Radical indices = read_indices(m);
     Host proto;
-    proto.speed_flops =
-        positive_rate(m, m.require("speed", "flop/s of one core, e.g. 10Gf"), kSpeedKind, units::parse_speed);
+    proto.speed_flops = read_speed(m, m.require("speed", "flop/s of one core, e.g. 10Gf"));
     proto.cores = cores(m);
     Link priv;
-    priv.bandwidth_Bps = positive_rate(m, m.require("bandwidth", "of each host's private link, e.g. 10Gbps"),
-                                       kBandwidthKind, units::parse_bandwidth);
-    priv.latency = latency(m, m.require("latency", "of each host's private link, e.g. 1us"));
+    priv.bandwidth_Bps =
+        read_bandwidth(m, m.require("bandwidth", "of each host's private link, e.g. 10Gbps"));
+    priv.latency = read_latency(m, m.require("latency", "of each host's private link, e.g. 1us"));
+    const Sharing priv_sharing = read_sharing(m, true);
+    priv.sharing = link_sharing(priv_sharing);
+    std::optional<Link> limiter;
+    if (const YamlField* f = m.find("limiter_factor")) {
+      double factor = m.number(*f, "a number in (0, 2] (the host's B_send + B_recv over its link bandwidth)",
+                               [](double x) { return x > 0 && x <= 2; });
+      limiter = Link{"", factor * priv.bandwidth_Bps, SimTime::zero()};
+    }
+    std::optional<Link> loopback;
+    if (const YamlField* f = m.find("loopback")) loopback = read_loopback(m, *f);
     std::optional<Link> backbone;
-    if (const YamlField* bb = m.find("backbone")) backbone = read_backbone(m, *bb, c.name);
+    if (const YamlField* f = m.find("backbone")) backbone = read_backbone(m, *f);
+    std::optional<CabinetSpec> cabinets;
+    if (const YamlField* f = m.find("cabinets")) cabinets = read_cabinets(m, *f, indices.count);
 
     cluster_locs_.emplace(c.name, where(in_.loc(name_f.value)));
-    if (backbone) c.backbone = add_link(std::move(*backbone), m, name_f, true);
+    open_link_span(generated_by(m, name_f));
+    if (backbone) {
+      backbone->name = c.name + "_backbone";
+      c.backbone = add_link(std::move(*backbone), m, name_f, true);
+    }
+    if (cabinets) add_cabinets(c, *cabinets, m, name_f);
     proto.cluster = platform_.add_cluster(std::move(c));
     const std::string& cname = platform_.clusters().back().name;
-    spans_.push_back(
-        HostSpan{platform_.host_count(), "generated by " + m.what() + " at " + where(in_.loc(name_f.value))});
+    host_spans_.push_back(Span{platform_.host_count(), generated_by(m, name_f)});
+    // With cabinets, `left_in_cabinet` more hosts go into proto.cabinet.
+    int64_t left_in_cabinet = 0;
+    if (cabinets) {
+      proto.cabinet = 0;
+      left_in_cabinet = cabinets->sizes[0];
+    }
     for (const IndexRange& r : indices.ranges) {
       for (int64_t i = r.first; i <= r.last; ++i) {
         std::string index = std::to_string(i);
         priv.name = cname + "_link_" + index;
-        proto.private_link = add_link(priv, m, name_f, true);
+        Duplex d = add_duplex(priv, priv_sharing == Sharing::kSplitDuplex, m, name_f, true);
+        proto.up = d.up;
+        proto.down = d.down;
+        if (limiter) {
+          limiter->name = cname + "_limiter_" + index;
+          proto.limiter = add_link(*limiter, m, name_f, true);
+        }
+        if (loopback) {
+          loopback->name = cname + "_loopback_" + index;
+          proto.loopback = add_link(*loopback, m, name_f, true);
+        }
+        if (cabinets) {
+          if (left_in_cabinet == 0) left_in_cabinet = cabinets->sizes[static_cast<size_t>(++proto.cabinet)];
+          --left_in_cabinet;
+        }
         proto.name = prefix + index + suffix;
         add_host(proto, m, name_f, true);
       }
@@ -313,17 +450,82 @@ class PlatformBuilder {
     return r;
   }
 
-  Link read_backbone(const YamlMap& cluster, const YamlField& f, const std::string& cname) const {
+  // The mapping under `f` of `parent`, named `what` in messages; `valid` are its keys.
+  YamlMap sub_map(const YamlMap& parent, const YamlField& f, const std::string& what,
+                  std::initializer_list<std::string_view> valid, std::string_view needs) const {
     if (!f.value.IsDefined() || f.value.IsNull())
-      throw cluster.error(f, "'backbone' in " + cluster.what() +
-                                 " has no value; expected a mapping with bandwidth and latency");
-    YamlMap m(in_, f.value, "the backbone of " + cluster.what(), {"bandwidth", "latency"});
+      throw parent.error(f, "'" + f.key + "' in " + parent.what() +
+                                " has no value; expected a mapping with " + std::string(needs));
+    return YamlMap(in_, f.value, what + " of " + parent.what(), valid);
+  }
+
+  // A bandwidth and a latency (both required) from a link's mapping (name unset).
+  Link link_values(const YamlMap& m, std::string_view bandwidth_hint, std::string_view latency_hint) const {
     Link l;
-    l.name = cname + "_backbone";
-    l.bandwidth_Bps =
-        positive_rate(m, m.require("bandwidth", "e.g. 100Gbps"), kBandwidthKind, units::parse_bandwidth);
-    l.latency = latency(m, m.require("latency", "e.g. 500ns"));
+    l.bandwidth_Bps = read_bandwidth(m, m.require("bandwidth", bandwidth_hint));
+    l.latency = read_latency(m, m.require("latency", latency_hint));
     return l;
+  }
+
+  Link read_backbone(const YamlMap& cluster, const YamlField& f) const {
+    YamlMap m =
+        sub_map(cluster, f, "the backbone", {"bandwidth", "latency", "sharing"}, "bandwidth and latency");
+    Link l = link_values(m, "e.g. 100Gbps", "e.g. 500ns");
+    l.sharing = link_sharing(read_sharing(m, false));
+    return l;
+  }
+
+  Link read_loopback(const YamlMap& owner, const YamlField& f) const {
+    YamlMap m = sub_map(owner, f, "the loopback", {"bandwidth", "latency"}, "bandwidth and latency");
+    Link l = link_values(m, "e.g. 10GBps", "e.g. 0");
+    l.sharing = LinkSharing::kFatpipe;
+    return l;
+  }
+
+  CabinetSpec read_cabinets(const YamlMap& cluster, const YamlField& f, int64_t hosts) const {
+    YamlMap m =
+        sub_map(cluster, f, "the cabinet layout", {"count", "sizes", "bandwidth", "latency", "limiter"},
+                "count or sizes, bandwidth and latency");
+    CabinetSpec spec;
+    const YamlField* count_f = m.find("count");
+    const YamlField* sizes_f = m.find("sizes");
+    if (count_f && sizes_f)
+      throw m.error(*sizes_f, m.what() + " has both 'count' and 'sizes'; give exactly one");
+    if (!count_f && !sizes_f)
+      throw in_.error(m.node(), m.what() +
+                                    " needs 'count' (number of cabinets, filled evenly in host order) or "
+                                    "'sizes' (hosts per cabinet, e.g. [39, 35, 30, 40])");
+    if (count_f) {
+      spec.sizes = even_cabinet_sizes(hosts, m.integer(*count_f, 1, hosts));
+    } else {
+      int64_t sum = 0;
+      for (const YAML::Node& item : m.list(*sizes_f, "cabinet sizes")) {
+        spec.sizes.push_back(m.integer(YamlField{"sizes", sizes_f->key_node, item}, 1, hosts));
+        sum += spec.sizes.back();
+      }
+      if (spec.sizes.empty()) throw m.error(*sizes_f, "'sizes' in " + m.what() + " lists no cabinet");
+      if (sum != hosts)
+        throw m.error(*sizes_f, "'sizes' in " + m.what() + " sum to " + std::to_string(sum) +
+                                    " hosts, but the cluster has " + std::to_string(hosts) +
+                                    "; they must sum to its host count");
+    }
+    spec.link = link_values(m, "of each cabinet's uplink and downlink, e.g. 10Gbps", "e.g. 1us");
+    if (const YamlField* lim = m.find("limiter")) spec.limiter = read_bandwidth(m, *lim);
+    return spec;
+  }
+
+  // Generates the links of every cabinet of `c` (see the format comment for names and order).
+  void add_cabinets(Cluster& c, const CabinetSpec& spec, const YamlMap& m, const YamlField& name_f) {
+    for (size_t k = 0; k < spec.sizes.size(); ++k) {
+      const std::string base = c.name + "_cabinet_" + std::to_string(k);
+      Link l = spec.link;
+      l.name = base;
+      Duplex d = add_duplex(std::move(l), true, m, name_f, true);
+      Cabinet cab{d.up, d.down, -1};
+      if (spec.limiter)
+        cab.limiter = add_link(Link{base + "_limiter", *spec.limiter, SimTime::zero()}, m, name_f, true);
+      c.cabinets.push_back(cab);
+    }
   }
 
   HostId route_host(const YamlMap& m, const YamlField& f) const {
@@ -345,6 +547,9 @@ class PlatformBuilder {
                       "expected a link name in the 'links' of " + m.what() + ", got " + describe_node(item));
     const std::string& name = item.Scalar();
     if (auto l = platform_.find_link(name)) return *l;
+    if (split_duplex(name))
+      throw in_.error(item, "link '" + name + "' is split-duplex: name a direction, '" + name + "_UP' or '" +
+                                name + "_DOWN'");
     std::string msg = "unknown link '" + name + "' in " + m.what();
     if (platform_.links().size() <= kMaxSuggestionCandidates) {
       std::vector<std::string_view> names;
@@ -354,7 +559,7 @@ class PlatformBuilder {
     }
     throw in_.error(item, msg +
                               "; links are declared under 'links' or generated by clusters "
-                              "(<cluster>_link_<i>, <cluster>_backbone)");
+                              "(<cluster>_link_<i>, <cluster>_backbone, ...) and host loopbacks");
   }
 
   void read_route(const YAML::Node& node) {
@@ -366,7 +571,8 @@ class PlatformBuilder {
     m.rename("route " + platform_.host(src).name + " -> " + platform_.host(dst).name);
     if (src == dst)
       throw m.error(dst_f,
-                    "a route from host '" + platform_.host(src).name + "' to itself; loopback is implicit");
+                    "a route from host '" + platform_.host(src).name +
+                        "' to itself; a host reaches itself over its 'loopback' link, or over no link");
     const YamlField& links_f = m.require("links", "the link names from src to dst, e.g. [l0, l1]");
     std::vector<LinkId> links;
     for (const YAML::Node& item : m.list(links_f, "link names")) links.push_back(route_link(m, item));
@@ -389,8 +595,8 @@ class PlatformBuilder {
 
   const YamlInput& in_;
   Platform platform_;
-  std::vector<HostSpan> spans_;       // ascending first ids
-  std::vector<SourceLoc> link_locs_;  // by LinkId, for the links of the `links` section
+  std::vector<Span> host_spans_;                                  // ascending first ids
+  std::vector<Span> link_spans_;                                  // ascending first ids
   std::map<std::string, std::string, std::less<>> cluster_locs_;  // name -> "f:l:c"
   std::map<std::pair<HostId, HostId>, std::string> route_locs_;   // directed pair -> "f:l:c"
 };

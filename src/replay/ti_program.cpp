@@ -115,6 +115,7 @@ void TiProgram::advance(RankId r, SimTime t) {
         const OpId op = issue(r, send ? OpKind::kSend : OpKind::kRecv, a.bytes, a.peer,
                               a.tag < 0 ? kAnyTag : a.tag, req, t);
         requests_[req].op = op;
+        if (send) ops_[op].flags |= op_flag::kImmediate;
         s.state = State::kStarting;
         s.wait = op;
         return;

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "report/network_stats.hpp"
+
 namespace simfab {
 
 std::string human_time(SimTime t) {
@@ -75,6 +77,7 @@ void print_summary(std::ostream& os, const RunResult& r) {
                 r.simulate_s > 0 ? static_cast<double>(e.events) / r.simulate_s : 0.0,
                 static_cast<double>(r.peak_rss_bytes) / 1048576.0);
   os << buf;
+  print_network_stats(os, r.network, e.makespan);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
 
@@ -96,6 +99,7 @@ std::string result_json(const RunResult& r, const Config& cfg, bool reproducible
   j["bytes"] = e.bytes;
   j["unmatched_messages"] = e.unmatched_messages;
   j["events"] = e.events;
+  if (r.network.present) j["network"] = network_stats_json(r.network, e.makespan);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;

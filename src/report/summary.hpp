@@ -13,6 +13,7 @@
 //   messages, bytes    point-to-point messages (collectives expanded) and their payload bytes
 //   unmatched_messages messages delivered but never received
 //   events             events processed by the kernel
+//   network            link and flow statistics of models that share links (report/network_stats.hpp)
 //   wall_s, simulate_s, peak_rss_bytes   wall-clock seconds of the run and of its event loop,
 //                      and peak memory; 0 with --reproducible, so two runs give byte-identical files
 #pragma once

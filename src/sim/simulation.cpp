@@ -9,6 +9,7 @@
 #include "platform/yaml_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
+#include "sim/hostfile.hpp"
 
 namespace simfab {
 
@@ -35,13 +36,15 @@ uint64_t peak_rss() {
 
 }  // namespace
 
-RunResult run_simulation(const SimulationInput& in, const Config& cfg) {
+RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   const auto t0 = std::chrono::steady_clock::now();
   RunResult out;
-  out.model = cfg.choice("network/model");
 
   Platform platform;
   if (!in.platform_path.empty()) platform = load_platform_yaml(in.platform_path);
+  for (const PlatformSetting& s : platform.settings())
+    if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
+  out.model = cfg.choice("network/model");
 
   Engine engine;
   OpPool* ops = nullptr;
@@ -68,7 +71,10 @@ RunResult run_simulation(const SimulationInput& in, const Config& cfg) {
     num_ranks = ti_num_ranks(*trace);
     ops = &ti_ops;
   }
-  std::vector<HostId> rank_host = map_ranks(platform, num_ranks, out.application);
+  if (!in.hostfile_path.empty() && in.platform_path.empty())
+    throw InputError(SourceLoc{in.hostfile_path, 0, 0}, "--hostfile needs --platform: it names the platform's hosts");
+  std::vector<HostId> rank_host = in.hostfile_path.empty() ? map_ranks(platform, num_ranks, out.application)
+                                                           : read_hostfile(in.hostfile_path, platform, num_ranks);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
   else program = make_ti_program(*trace, ti_ops, platform, rank_host);
 
@@ -78,6 +84,7 @@ RunResult run_simulation(const SimulationInput& in, const Config& cfg) {
   out.exec = ex.run();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   out.derived = net->derived_parameters();
+  out.network = net->statistics();
 
   out.platform = platform.source();
   out.num_ranks = num_ranks;

@@ -2,9 +2,11 @@
 // one), opens the application (GOAL schedule or TI trace), maps ranks to hosts, builds the network
 // model named by the configuration, runs the executor and gathers the results.
 //
-// Rank mapping: rank r runs on host r mod H, in the platform's host order (hosts first, then
-// cluster members); fewer hosts than ranks is an input error (one rank per host, as seed 004's
-// one rank per HCA).
+// Rank mapping: with a hostfile, as it says (sim/hostfile.hpp; ranks may share hosts); otherwise
+// rank r runs on host r mod H, in the platform's host order (hosts first, then cluster members),
+// and fewer hosts than ranks is an input error (one rank per host, as seed 004's one rank per HCA).
+// Platform settings (the YAML `config:` section) apply to every key not given on the command line
+// (--cfg wins); an unknown key or bad value there is an error at its line in the platform file.
 #pragma once
 
 #include <string>
@@ -22,6 +24,7 @@ struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL only)
   std::string goal_path;      // exactly one of goal_path / trace_path
   std::string trace_path;
+  std::string hostfile_path;  // empty: round-robin mapping
 };
 
 struct RunResult {
@@ -32,6 +35,7 @@ struct RunResult {
   int num_ranks = 0;
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
+  NetworkStats network;                                      // Network::statistics()
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)
@@ -39,6 +43,7 @@ struct RunResult {
 };
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
-RunResult run_simulation(const SimulationInput& in, const Config& cfg);
+// `cfg` receives the platform's settings (the effective configuration the results record).
+RunResult run_simulation(const SimulationInput& in, Config& cfg);
 
 }  // namespace simfab

@@ -47,6 +47,17 @@ CASES = [
      ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL], ["1 hosts but", "2 ranks"]),
     ("platform bad unit", {"p.yaml": "hosts:\n  - {name: a, speed: 1 Gflip}\n  - {name: b, speed: 1Gf}\n"},
      ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL], ["p.yaml:2:", "1 Gflip"]),
+    ("platform limiter factor out of range",
+     {"p.yaml": "clusters:\n  - name: c\n    prefix: n\n    count: 2\n    speed: 1Gf\n    bandwidth: 1Gbps\n"
+                "    latency: 1us\n    limiter_factor: 2.5\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL],
+     ["p.yaml:8:21:", "'limiter_factor' in cluster 'c' must be a number in (0, 2]", "got '2.5'"]),
+    ("platform split-duplex link without direction",
+     {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n  - {name: b, speed: 1Gf}\n"
+                "links:\n  - {name: X, bandwidth: 1GBps, latency: 1us, sharing: splitduplex}\n"
+                "routes:\n  - {src: a, dst: b, links: [X]}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL],
+     ["p.yaml:7:30:", "link 'X' is split-duplex: name a direction, 'X_UP' or 'X_DOWN'"]),
     ("cfg unknown key", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/l=5"], ["did you mean 'loggops/L'"]),
     ("cfg bad value", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/L=soon"], ["bad value 'soon' for loggops/L"]),
     ("cli no application", {}, [], ["give exactly one application"]),

@@ -21,9 +21,14 @@ Platform shared_link_platform() {
   return p;
 }
 
-ExecutionResult run_flow(const std::string& goal, const std::vector<std::string>& cfg_lines = {}) {
+struct FlowRun {
+  ExecutionResult r;
+  NetworkStats stats;
+};
+
+FlowRun run_flow_on(const Platform& platform, const std::string& goal, const std::vector<std::string>& cfg_lines,
+                    std::vector<HostId> rank_host) {
   GoalSchedule g = parse_goal_text(goal, "flow.goal");
-  Platform platform = shared_link_platform();
   Config cfg;
   register_builtin_keys(cfg);
   cfg.set("network/model", "flow", {});
@@ -31,9 +36,14 @@ ExecutionResult run_flow(const std::string& goal, const std::vector<std::string>
   Engine engine;
   flow::FlowNetwork net(engine, platform, cfg);
   GoalProgram prog(g);
-  std::vector<HostId> rank_host{0, 1, 2, 3};
-  Executor ex(engine, net, g.ops, prog, rank_host);
-  return ex.run();
+  Executor ex(engine, net, g.ops, prog, std::move(rank_host));
+  FlowRun out{ex.run(), {}};
+  out.stats = net.statistics();
+  return out;
+}
+
+ExecutionResult run_flow(const std::string& goal, const std::vector<std::string>& cfg_lines = {}) {
+  return run_flow_on(shared_link_platform(), goal, cfg_lines, {0, 1, 2, 3}).r;
 }
 
 constexpr int64_t kUs = 1000000;  // ps
@@ -46,7 +56,7 @@ TEST(FlowNetwork, OneFlowTakesLatencyPlusSizeOverBandwidth) {
   ExecutionResult r = run_flow(kOneFlow);
   ASSERT_TRUE(r.blocked.empty());
   EXPECT_EQ(r.finish[2].ps(), 1 * kUs + 1 * kMs);  // 1 us + 1e6 B / 1e9 B/s
-  EXPECT_EQ(r.finish[0].ps(), 1 * kUs + 1 * kMs);  // rendezvous: the sender completes at the match
+  EXPECT_EQ(r.finish[0].ps(), 1 * kUs + 1 * kMs);  // synchronous: the sender completes with the data
 }
 
 TEST(FlowNetwork, FactorsScaleLatencyAndBandwidth) {
@@ -95,9 +105,120 @@ TEST(FlowNetwork, BadTablesNameTheKey) {
     flow::FlowNetwork net(engine, p, cfg);
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("bad table for flow/bw-factor: section 2 starts at 0"), std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("bad value for flow/bw-factor: section 2 starts at 0"), std::string::npos)
         << e.what();
   }
+}
+
+// Seed 003 §IV-A protocol modes (digest tests S2-S4): the receiver posts its receive 1 ms late.
+std::string late_receiver(Bytes size) {
+  const std::string k = std::to_string(size);
+  return "num_ranks 4 rank 0 { s: send " + k + "b to 2 tag 0 } rank 1 { } "
+         "rank 2 { c: calc 1000000000  r: recv " + k + "b from 0 tag 0  r requires c } rank 3 { }";
+}
+
+TEST(FlowProtocol, AsynchronousSenderReturnsAndDataWaitsAtTheReceiver) {
+  // S2: k <= S_a; os = 1 us, or = 2 us. The data has arrived long before the receive is posted.
+  ExecutionResult r = run_flow(late_receiver(65536), {"flow/os=0:1e-6:0", "flow/or=0:2e-6:0"});
+  EXPECT_EQ(r.finish[0].ps(), 1 * kUs);
+  // The data arrived at 1 + 65.5 us; the receiver's CPU takes it (or = 2 us) once its calc is done.
+  EXPECT_EQ(r.finish[2].ps(), 1 * kMs + 2 * kUs);
+}
+
+TEST(FlowProtocol, DetachedSenderReturnsButDataStartsAtThePost) {
+  // S3: S_a < k <= S_d: recv completion = post (1 ms) + 1 us + k / B.
+  ExecutionResult r = run_flow(late_receiver(100000), {"flow/os=0:1e-6:0"});
+  EXPECT_EQ(r.finish[0].ps(), 1 * kUs);
+  EXPECT_EQ(r.finish[2].ps(), 1 * kMs + 1 * kUs + 100 * kUs);
+}
+
+TEST(FlowProtocol, SynchronousSenderWaitsForTheData) {
+  // S4: k > S_d: both complete when the data has arrived, at post + 1 us + k / B.
+  ExecutionResult r = run_flow(late_receiver(1000000));
+  EXPECT_EQ(r.finish[0].ps(), 1 * kMs + 1 * kUs + 1 * kMs);
+  EXPECT_EQ(r.finish[2].ps(), r.finish[0].ps());
+}
+
+TEST(FlowProtocol, ModesChangeExactlyAtTheThresholds) {
+  // The sender of a late-received message finishes at os (1 us) unless it is synchronous.
+  const std::vector<std::string> os{"flow/os=0:1e-6:0"};
+  EXPECT_EQ(run_flow(late_receiver(65536), os).finish[0].ps(), 1 * kUs);    // asynchronous
+  EXPECT_EQ(run_flow(late_receiver(65537), os).finish[0].ps(), 1 * kUs);    // detached
+  EXPECT_EQ(run_flow(late_receiver(327680), os).finish[0].ps(), 1 * kUs);   // detached
+  EXPECT_GT(run_flow(late_receiver(327681), os).finish[0].ps(), 1 * kMs);   // synchronous
+  // Asynchronous data arrives before the post; detached data only moves after it.
+  EXPECT_EQ(run_flow(late_receiver(65536), os).finish[2].ps(), 1 * kMs);
+  EXPECT_EQ(run_flow(late_receiver(65537), os).finish[2].ps(), 1 * kMs + 1 * kUs + 65537000);
+  // Thresholds are keys: everything eager.
+  EXPECT_EQ(run_flow(late_receiver(1000000), {"flow/async-threshold=1MB", "flow/detached-threshold=1MB"})
+                .finish[0].ps(),
+            0);
+}
+
+TEST(FlowProtocol, BlockingSendsPayOsNotOis) {
+  // GOAL sends are blocking (os); TI isends pay ois (FlowContention.IsendPaysOis).
+  ExecutionResult blocking = run_flow(kOneFlow, {"flow/os=0:5e-6:0", "flow/ois=0:1e-6:0"});
+  EXPECT_EQ(blocking.finish[2].ps(), 5 * kUs + 1 * kUs + 1 * kMs);
+}
+
+TEST(FlowProtocol, AsyncAboveDetachedThresholdIsAnError) {
+  Config cfg;
+  register_builtin_keys(cfg);
+  cfg.set_assignment("flow/async-threshold=1MB", {});
+  Platform p = shared_link_platform();
+  Engine engine;
+  EXPECT_THROW(flow::FlowNetwork(engine, p, cfg), InputError);
+}
+
+TEST(FlowNetwork, APairDeliversInIssueOrder) {
+  // Both eager: a 1 MB message then a 100 B one on the same pair and tag. The small one finishes
+  // first (both share L: 0.2 us at half rate) but waits for the large one, so r1 receives the large
+  // one at 1 + 0.2 + 999.9 us, and the 10 us calc that follows r1 ends the rank.
+  ExecutionResult r = run_flow("num_ranks 4 rank 0 { a: send 1000000b to 2 tag 0  b: send 100b to 2 tag 0 } rank 1 { } "
+                               "rank 2 { r1: recv 1000000b from 0 tag 0  c: calc 10000000  r2: recv 100b from 0 tag 0 "
+                               "c requires r1  r2 requires r1 } rank 3 { }",
+                               {"flow/async-threshold=10MB", "flow/detached-threshold=10MB"});
+  EXPECT_EQ(r.finish[2].ps(), 1011100000);
+}
+
+TEST(FlowNetwork, TcpWindowBoundsTheRate) {
+  // gamma / (2 * 1 us) = 1000 B / 2e-6 s = 5e8 B/s: 1e6 B take 2 ms.
+  ExecutionResult r = run_flow(kOneFlow, {"flow/tcp-gamma=1000"});
+  EXPECT_EQ(r.finish[2].ps(), 1 * kUs + 2 * kMs);
+}
+
+TEST(FlowNetwork, FatpipeLinksAreNotShared) {
+  Platform fatpipe;
+  Link f{"L", 1e9, SimTime::ps(1000000)};
+  f.sharing = LinkSharing::kFatpipe;
+  LinkId fl = fatpipe.add_link(f);
+  for (int i = 0; i < 4; ++i) fatpipe.add_host(Host{"a" + std::to_string(i), 1, 1e9, -1, -1});
+  fatpipe.add_route(0, 2, {fl}, false);
+  fatpipe.add_route(1, 3, {fl}, false);
+  FlowRun run = run_flow_on(fatpipe,
+                            "num_ranks 4 rank 0 { s: send 1000000b to 2 tag 0 } rank 1 { s: send 1000000b to 3 tag 0 } "
+                            "rank 2 { r: recv 1000000b from 0 tag 0 } rank 3 { r: recv 1000000b from 1 tag 0 }",
+                            {}, {0, 1, 2, 3});
+  EXPECT_EQ(run.r.finish[2].ps(), 1 * kUs + 1 * kMs);
+  EXPECT_EQ(run.r.finish[3].ps(), 1 * kUs + 1 * kMs);
+}
+
+TEST(FlowNetwork, LinkStatisticsCountBytesBusyTimeAndPeak) {
+  FlowRun run = run_flow_on(shared_link_platform(),
+                            "num_ranks 4 rank 0 { s: send 1000000b to 2 tag 0 } rank 1 { s: send 1000000b to 3 tag 0 } "
+                            "rank 2 { r: recv 1000000b from 0 tag 0 } rank 3 { r: recv 1000000b from 1 tag 0 }",
+                            {}, {0, 1, 2, 3});
+  ASSERT_TRUE(run.stats.present);
+  EXPECT_EQ(run.stats.flows, 2u);
+  EXPECT_EQ(run.stats.peak_flows, 2u);
+  ASSERT_EQ(run.stats.links.size(), 1u);
+  const LinkUsage& l = run.stats.links[0];
+  EXPECT_EQ(l.name, "L");
+  EXPECT_EQ(l.bytes, 2e6);
+  EXPECT_EQ(l.flows, 2u);
+  EXPECT_EQ(l.peak_flows, 2u);
+  EXPECT_EQ(l.busy.ps(), 2 * kMs);  // both flows share it from 1 us to 2.001 ms
+  EXPECT_DOUBLE_EQ(run.stats.flow_seconds, 4e-3);
 }
 
 }  // namespace

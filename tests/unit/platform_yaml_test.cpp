@@ -53,8 +53,14 @@ clusters:
     EXPECT_EQ(h.cores, 4);
     EXPECT_DOUBLE_EQ(h.speed_flops, 10e9);
     EXPECT_EQ(h.cluster, 0);
-    ASSERT_GE(h.private_link, 0);
-    const Link& l = p.link(h.private_link);
+    ASSERT_GE(h.up, 0);
+    EXPECT_EQ(h.down, h.up);  // not split-duplex: one link both ways
+    EXPECT_EQ(h.limiter, -1);
+    EXPECT_EQ(h.loopback, -1);
+    EXPECT_EQ(h.cabinet, -1);
+    const Link& l = p.link(h.up);
+    EXPECT_EQ(l.sharing, LinkSharing::kShared);
+    EXPECT_EQ(l.twin, -1);
     EXPECT_EQ(l.name, "c0_link_" + std::to_string(i));
     EXPECT_DOUBLE_EQ(l.bandwidth_Bps, 1.25e9);
     EXPECT_EQ(l.latency, SimTime::ps(1'000'000));
@@ -87,7 +93,7 @@ TEST(PlatformYaml, ClusterWithoutBackboneIsACrossbar) {
   EXPECT_EQ(p.host(2).cores, 1);  // default
   EXPECT_DOUBLE_EQ(p.host(2).speed_flops, 1e9);
   EXPECT_EQ(p.clusters()[0].backbone, -1);
-  const Link& l = p.link(p.host(0).private_link);
+  const Link& l = p.link(p.host(0).up);
   EXPECT_DOUBLE_EQ(l.bandwidth_Bps, 1000.0);  // bare bandwidth: bytes/s
   EXPECT_EQ(l.latency, SimTime::ps(7));       // bare latency: ps
   auto r = p.route(0, 2);
@@ -117,7 +123,8 @@ routes:
   EXPECT_DOUBLE_EQ(p.host(1).speed_flops, 500e6);
   EXPECT_DOUBLE_EQ(p.host(2).speed_flops, 1e12);
   EXPECT_EQ(p.host(0).cluster, -1);
-  EXPECT_EQ(p.host(0).private_link, -1);
+  EXPECT_EQ(p.host(0).up, -1);
+  EXPECT_EQ(p.host(0).down, -1);
   EXPECT_DOUBLE_EQ(p.link(1).bandwidth_Bps, 1e9);
 
   auto ab = p.route(0, 1);
@@ -165,8 +172,8 @@ TEST(PlatformYaml, RadicalNamesHostsAndLinksInWrittenOrder) {
   std::vector<std::string> names;
   for (const Host& h : p.hosts()) names.push_back(h.name);
   EXPECT_EQ(names, (std::vector<std::string>{"gpu8", "gpu9", "gpu0", "gpu1", "gpu5"}));
-  EXPECT_EQ(p.link(p.host(0).private_link).name, "r_link_8");
-  EXPECT_EQ(p.link(p.host(4).private_link).name, "r_link_5");
+  EXPECT_EQ(p.link(p.host(0).up).name, "r_link_8");
+  EXPECT_EQ(p.link(p.host(4).up).name, "r_link_5");
   auto route = p.route(host_id(p, "gpu9"), host_id(p, "gpu5"));
   ASSERT_TRUE(route);
   EXPECT_EQ(link_names(p, *route), (std::vector<std::string>{"r_link_9", "r_backbone", "r_link_5"}));

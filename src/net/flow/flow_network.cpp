@@ -10,24 +10,37 @@ namespace simfab::flow {
 
 void register_flow_keys(Config& cfg) {
   cfg.declare({"flow/os", CfgType::kText, "0:0:0",
-               "flow model: sender CPU overhead per message size, sections min_size:seconds:seconds_per_byte;...", {}});
+               "flow model: sender CPU overhead of a blocking send per message size, sections "
+               "min_size:seconds:seconds_per_byte;...", {}});
+  cfg.declare({"flow/ois", CfgType::kText, "0:0:0",
+               "flow model: sender CPU overhead of a non-blocking send (MPI_Isend), same form as flow/os", {}});
   cfg.declare({"flow/or", CfgType::kText, "0:0:0",
-               "flow model: receiver CPU overhead per message size, sections min_size:seconds:seconds_per_byte;...", {}});
+               "flow model: receiver CPU overhead per message size, same form as flow/os", {}});
   cfg.declare({"flow/lat-factor", CfgType::kText, "0:1",
                "flow model: factor on the route latency per message size, sections min_size:factor;...", {}});
   cfg.declare({"flow/bw-factor", CfgType::kText, "0:1",
                "flow model: factor on the bandwidth a message can use, sections min_size:factor;...", {}});
-  cfg.declare({"flow/rendezvous-threshold", CfgType::kBytes, "65536",
-               "flow model: messages of more bytes use rendezvous (the sender waits for the receive)", {}});
+  cfg.declare({"flow/async-threshold", CfgType::kBytes, "65536",
+               "flow model: messages of at most this many bytes are asynchronous (eager; seed 003 S_a)", {}});
+  cfg.declare({"flow/detached-threshold", CfgType::kBytes, "327680",
+               "flow model: larger messages up to this many bytes are detached (the sender does not wait, the "
+               "data waits for the receive); beyond it they are synchronous (seed 003 S_d)", {}});
+  cfg.declare({"flow/tcp-gamma", CfgType::kBytes, "0",
+               "flow model: TCP window in bytes; a flow's rate is at most tcp-gamma / (2 * route latency); "
+               "0 = no window bound (SimGrid's default is 4194304)", {}});
 }
 
 namespace {
 
+InputError bad_key(const Config& cfg, const char* key, const std::string& what) {
+  return InputError(SourceLoc{"--cfg", 0, 0}, std::string("bad value for ") + key + ": " + what,
+                    std::string(key) + "=" + cfg.value_text(key));
+}
+
 PiecewiseLinear table(const Config& cfg, const char* key, bool with_slope) {
   std::string err;
   auto t = PiecewiseLinear::parse(cfg.text(key), with_slope, err);
-  if (!t) throw InputError(SourceLoc{"--cfg", 0, 0}, std::string("bad table for ") + key + ": " + err,
-                           std::string(key) + "=" + cfg.text(key));
+  if (!t) throw bad_key(cfg, key, err);
   return *t;
 }
 
@@ -36,104 +49,180 @@ SimTime seconds(double s) {
   return SimTime::from_seconds(s);
 }
 
-constexpr uint64_t kPhaseBit = uint64_t{1} << 32;
-constexpr uint32_t kVersionMask = (1u << 23) - 1;
+// Event index: transfer id (32 bits) | phase (2 bits) | version (22 bits).
+constexpr uint32_t kVersionMask = (1u << 22) - 1;
+constexpr uint32_t kNone = UINT32_MAX;
+constexpr ConstraintId kNoConstraint = static_cast<ConstraintId>(UINT32_MAX);
+constexpr uint8_t kSolvePriority = 255;  // after every other event of the same instant
 
 }  // namespace
 
 FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg)
-    : engine_(engine), platform_(platform), os_(table(cfg, "flow/os", true)), or_(table(cfg, "flow/or", true)),
+    : engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
+      os_(table(cfg, "flow/os", true)), ois_(table(cfg, "flow/ois", true)), or_(table(cfg, "flow/or", true)),
       lat_factor_(table(cfg, "flow/lat-factor", false)), bw_factor_(table(cfg, "flow/bw-factor", false)),
-      rendezvous_threshold_(cfg.bytes("flow/rendezvous-threshold")) {
+      async_threshold_(cfg.bytes("flow/async-threshold")), detached_threshold_(cfg.bytes("flow/detached-threshold")),
+      tcp_gamma_(static_cast<double>(cfg.bytes("flow/tcp-gamma"))) {
   for (const auto& s : bw_factor_.sections())
-    if (s.a <= 0)
-      throw InputError(SourceLoc{"--cfg", 0, 0}, "bad table for flow/bw-factor: factors must be > 0",
-                       "flow/bw-factor=" + cfg.text("flow/bw-factor"));
+    if (s.a <= 0) throw bad_key(cfg, "flow/bw-factor", "factors must be > 0");
+  if (async_threshold_ > detached_threshold_)
+    throw bad_key(cfg, "flow/async-threshold",
+                  "it must not exceed flow/detached-threshold (" + cfg.value_text("flow/detached-threshold") + " B)");
   engine_.set_handler(EventKind::kNetwork, this);
 }
 
 SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const { return seconds(os_.value(size)); }
+SimTime FlowNetwork::isend_overhead(HostId, HostId, Bytes size) const { return seconds(ois_.value(size)); }
 SimTime FlowNetwork::recv_overhead(HostId, HostId, Bytes size) const { return seconds(or_.value(size)); }
 
 ConstraintId FlowNetwork::constraint_of(LinkId l) {
-  auto it = link_constraint_.find(l);
-  if (it != link_constraint_.end()) return it->second;
-  ConstraintId c = system_.add_constraint(platform_.link(l).bandwidth_Bps);
-  link_constraint_.emplace(l, c);
+  ConstraintId& c = link_constraint_[static_cast<size_t>(l)];
+  if (c != kNoConstraint) return c;
+  const Link& link = platform_.link(l);
+  c = system_.add_constraint(link.bandwidth_Bps,
+                             link.sharing == LinkSharing::kFatpipe ? ConstraintKind::kFatpipe : ConstraintKind::kShared);
+  link_state_.push_back(LinkState{l, 0, 0, 0, 0, SimTime::zero(), SimTime::zero()});
   return c;
 }
 
-void FlowNetwork::transfer(SimTime issued, HostId src, HostId dst, Bytes size, uint64_t token) {
+void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint32_t version, uint8_t priority) {
+  engine_.schedule(t, EventKind::kNetwork,
+                   uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32) | (uint64_t{version} << 34), priority);
+}
+
+// A new transfer, last of its host pair's delivery order.
+uint32_t FlowNetwork::enqueue(HostId src, HostId dst, uint64_t token) {
+  const uint32_t id = transfers_.acquire();
+  Transfer& t = transfers_[id];
+  t.token = token;
+  t.remaining = t.rate = t.bound = 0;
+  t.pair = (uint64_t{static_cast<uint32_t>(src)} << 32) | static_cast<uint32_t>(dst);
+  // t.version continues from the slot's previous transfer: stale completion events of that one
+  // must not match this one.
+  t.next_in_pair = kNone;
+  t.arrived = false;
+  t.route.clear();  // keeps its capacity: slots are recycled, so steady state allocates nothing
+  auto [it, fresh] = pairs_.try_emplace(t.pair, PairQueue{id, id});
+  if (!fresh) {
+    transfers_[it->second.tail].next_in_pair = id;
+    it->second.tail = id;
+  }
+  return id;
+}
+
+void FlowNetwork::transfer(SimTime, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) {
   if (platform_.is_ideal())
     throw InputError(SourceLoc{}, "network/model=flow needs a platform with links (--platform)");
-  auto route = platform_.route(src, dst);
-  if (!route)
+  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity();
+  const uint32_t id = enqueue(src, dst, token);
+  Transfer& t = transfers_[id];
+  if (!platform_.route_into(src, dst, route_scratch_))
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route between host '" + platform_.host(src).name +
                                                               "' and host '" + platform_.host(dst).name +
                                                               "' (a message needs one)");
-  const uint32_t id = transfers_.acquire();
-  Transfer& t = transfers_[id];
-  t = Transfer{};
-  t.token = token;
-  t.remaining = static_cast<double>(size);
-  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity();
-  for (LinkId l : *route) {
-    latency_s += platform_.link(l).latency.seconds();
-    min_bw = std::min(min_bw, platform_.link(l).bandwidth_Bps);
+  for (LinkId l : route_scratch_) {
+    const Link& link = platform_.link(l);
+    latency_s += link.latency.seconds();
+    min_bw = std::min(min_bw, link.bandwidth_Bps);
     t.route.push_back(constraint_of(l));
   }
+  t.remaining = static_cast<double>(size);
   const double bw_factor = bw_factor_.value(size);
-  t.bound = bw_factor < 1 ? bw_factor * min_bw : 0;
-  const SimTime start = saturating_add(saturating_add(issued, send_overhead(src, dst, size)),
-                                       seconds(latency_s * lat_factor_.value(size)));
+  if (bw_factor < 1) t.bound = bw_factor * min_bw;
+  if (tcp_gamma_ > 0 && latency_s > 0) {
+    const double window = tcp_gamma_ / (2 * latency_s);
+    t.bound = t.bound > 0 ? std::min(t.bound, window) : window;
+  }
+  const SimTime start = saturating_add(departs, seconds(latency_s * lat_factor_.value(size)));
   if (start == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message's latency is too long");
-  engine_.schedule(start, EventKind::kNetwork, id);
+  schedule(start, Phase::kStart, id);
+}
+
+void FlowNetwork::control(SimTime departs, HostId src, HostId dst, Bytes, uint64_t token) {
+  schedule(departs, Phase::kArrive, enqueue(src, dst, token));
 }
 
 void FlowNetwork::handle(SimTime now, uint64_t index) {
   const uint32_t id = static_cast<uint32_t>(index);
-  if (!(index & kPhaseBit)) {
-    start_sharing(now, id);
-    return;
+  switch (static_cast<Phase>((index >> 32) & 3)) {
+    case Phase::kStart: start_sharing(now, id); return;
+    case Phase::kDone:
+      if (static_cast<uint32_t>(index >> 34) == transfers_[id].version) complete(now, id);
+      return;  // else superseded by a rate change
+    case Phase::kArrive: arrive(now, id); return;
+    case Phase::kSolve: solve(now); return;
   }
-  if (static_cast<uint32_t>(index >> 33) != transfers_[id].version) return;  // superseded
-  complete(now, id);
 }
 
 void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
-  if (t.remaining <= 0 || t.route.empty()) {  // empty message, or two ranks on one host
-    engine_.schedule(now, EventKind::kDelivery, t.token);
-    transfers_.release(id);
+  if (t.remaining <= 0 || t.route.empty()) {  // empty message, or a host to itself without loopback
+    arrive(now, id);
     return;
   }
-  t.since = now;
+  t.since = t.started = now;
   t.flow = system_.add_flow(1.0, t.bound, t.route);
-  t.active_pos = static_cast<uint32_t>(active_.size());
-  active_.push_back(id);
-  resolve(now);
+  const size_t f = static_cast<size_t>(t.flow);
+  if (flow_owner_.size() <= f) flow_owner_.resize(f + 1, kNone);
+  flow_owner_[f] = id;
+  for (ConstraintId c : t.route) {
+    LinkState& s = link_state_[static_cast<size_t>(c)];
+    if (s.active++ == 0) s.since = now;
+    s.peak = std::max(s.peak, s.active);
+    ++s.flows;
+    s.bytes += t.remaining;
+  }
+  ++flows_;
+  peak_flows_ = std::max(peak_flows_, static_cast<uint32_t>(system_.num_flows()));
+  request_solve(now);
 }
 
 void FlowNetwork::complete(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
   system_.remove_flow(t.flow);
-  const uint32_t last = active_.back();
-  active_[t.active_pos] = last;
-  transfers_[last].active_pos = t.active_pos;
-  active_.pop_back();
-  engine_.schedule(now, EventKind::kDelivery, t.token);
-  t.route.clear();
-  transfers_.release(id);
-  resolve(now);
+  flow_owner_[static_cast<size_t>(t.flow)] = kNone;
+  for (ConstraintId c : t.route) {
+    LinkState& s = link_state_[static_cast<size_t>(c)];
+    if (--s.active == 0) s.busy = s.busy + (now - s.since);
+  }
+  flow_seconds_ += (now - t.started).seconds();
+  request_solve(now);
+  arrive(now, id);
 }
 
-// Re-solves the touched component and reschedules the transfers whose rate changed.
-void FlowNetwork::resolve(SimTime now) {
-  system_.solve();
-  for (uint32_t id : active_) {
+// Transfer `id` has all its bytes at the receiver: deliver it, unless an earlier transfer of its
+// pair is still on its way; then deliver the run of arrived transfers that it was holding back.
+void FlowNetwork::arrive(SimTime now, uint32_t id) {
+  transfers_[id].arrived = true;
+  auto it = pairs_.find(transfers_[id].pair);
+  SIMFAB_CHECK(it != pairs_.end(), "a transfer is missing from its pair queue");
+  PairQueue& q = it->second;
+  while (q.head != kNone && transfers_[q.head].arrived) {
+    const uint32_t head = q.head;
+    engine_.schedule(now, EventKind::kDelivery, transfers_[head].token);
+    q.head = transfers_[head].next_in_pair;
+    transfers_.release(head);
+  }
+  if (q.head == kNone) pairs_.erase(it);
+}
+
+void FlowNetwork::request_solve(SimTime now) {
+  if (solve_pending_) return;
+  solve_pending_ = true;
+  schedule(now, Phase::kSolve, 0, 0, kSolvePriority);
+}
+
+// Re-solves what changed since the last solve and reschedules the transfers whose rate changed.
+void FlowNetwork::solve(SimTime now) {
+  solve_pending_ = false;
+  const MaxMinSystem::SolveStats st = system_.solve();
+  ++solves_;
+  recomputed_ += st.flows;
+  for (FlowId f : system_.recomputed()) {
+    const uint32_t id = flow_owner_[static_cast<size_t>(f)];
     Transfer& t = transfers_[id];
-    const double rate = system_.rate(t.flow);
+    const double rate = system_.rate(f);
     if (rate == t.rate) continue;
     t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
     t.since = now;
@@ -149,7 +238,25 @@ void FlowNetwork::schedule_completion(SimTime now, uint32_t id) {
   const SimTime when = saturating_add(now, seconds(t.remaining / t.rate));
   if (when == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message takes too long");
-  engine_.schedule(when, EventKind::kNetwork, id | kPhaseBit | (uint64_t{t.version} << 33));
+  schedule(when, Phase::kDone, id, t.version);
+}
+
+NetworkStats FlowNetwork::statistics() const {
+  NetworkStats st;
+  st.present = true;
+  st.flows = flows_;
+  st.peak_flows = peak_flows_;
+  st.solves = solves_;
+  st.recomputed = recomputed_;
+  st.flow_seconds = flow_seconds_;
+  std::vector<const LinkState*> used;
+  for (const LinkState& s : link_state_) used.push_back(&s);
+  std::sort(used.begin(), used.end(), [](const LinkState* a, const LinkState* b) { return a->link < b->link; });
+  for (const LinkState* s : used) {
+    const Link& l = platform_.link(s->link);
+    st.links.push_back(LinkUsage{l.name, l.bandwidth_Bps, s->bytes, s->busy, s->peak, s->flows});
+  }
+  return st;
 }
 
 }  // namespace simfab::flow

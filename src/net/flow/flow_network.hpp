@@ -1,29 +1,55 @@
-// FlowNetwork: the flow-level network model (seed 003 §IV; SimGrid's SMPI model family), a first
-// version of issue 3 built on MaxMinSystem and PiecewiseLinear.
+// FlowNetwork: the flow-level network model (seed 003 §IV, "hybrid" model; SimGrid's SMPI model
+// family), built on MaxMinSystem and PiecewiseLinear. network/model=flow.
 //
-// A message of k bytes from host a to host b, sent at t:
-//   1. the sender's CPU is busy for os(k) (`flow/os` table): the data leaves at t + os(k);
-//   2. latency phase: lat_factor(k) * (sum of the route's link latencies);
-//   3. sharing phase: a flow over the route's links (each link one shared max-min constraint)
-//      whose rate is the max-min fair share, bounded by bw_factor(k) * (slowest link bandwidth)
-//      when bw_factor(k) < 1; its rate changes whenever another flow starts or ends;
-//   4. delivery when the last byte is through; the receiver's CPU is then busy for or(k).
-// One flow alone therefore takes  latency * lat_factor + k / (bw * bw_factor)  (the closed form
-// of the issue), two equal flows on one link each get half of it.
-// Protocol: eager up to `flow/rendezvous-threshold` bytes, rendezvous above (as LogGOPS). No NIC
-// gaps: bandwidth is shared in the network instead.
+// A message of k bytes from host a to host b whose send overhead ends at t_d:
+//   1. latency phase: lat_factor(k) * (sum of the route's link latencies);
+//   2. sharing phase: a flow over the route's links, each link one max-min constraint (a shared
+//      link is shared by its flows, a fatpipe link only caps each flow, a split-duplex link is
+//      two shared links, one per direction: platform/platform.hpp). The flow's rate is its
+//      max-min fair share, bounded by
+//        bw_factor(k) * (slowest link bandwidth)            when bw_factor(k) < 1, and by
+//        tcp_gamma / (2 * sum of the route's latencies)     when flow/tcp-gamma > 0 (TCP window)
+//      and changes whenever another flow starts or ends;
+//   3. delivery when the last byte is through, in issue order per (a, b) pair (below); the
+//      receiver's CPU is then busy for or(k).
+// One flow alone therefore takes  lat * lat_factor(k) + k / (bw * bw_factor(k))  (the closed form
+// of the issue); two equal flows on one shared link each get half of it. Seed 003's limiter
+// links make two opposite 4 MiB flows between two hosts with limiter factor 1.5 each get 0.75 B:
+// 4 MiB / (0.75 * 125 MB/s) = 44.74 ms instead of 33.55 ms one way.
 //
-// Rate changes: every start/end re-solves the touched max-min component; each transfer whose rate
-// changed is advanced to now at its old rate and gets a new completion event; the old event is
-// recognised as stale by a per-transfer version number (the event queue has no cancellation).
-// Cost: O(active flows) per start/end to find changed rates, plus the solve.
-// NOT YET (issue 3): detached mode (S_a < k <= S_d), limiter links, TCP window bound, loopback
-// link, per-link statistics, cross-traffic coefficients. Messages between ranks on one host are
-// delivered after the latency phase only (no route, no sharing).
+// Protocols by size (seed 003 §IV-A; S_a = flow/async-threshold, S_d = flow/detached-threshold):
+//   k <= S_a          asynchronous (eager): the data leaves at t_d, the send completes at t_d.
+//   S_a < k <= S_d    detached: the send completes at t_d; the data leaves when the receive is
+//                     matched (its envelope, control(), reaches the receiver at t_d).
+//   k > S_d           synchronous (rendezvous): as detached, but the send completes when the data
+//                     has arrived.
+// Overheads: os(k) for blocking sends, ois(k) for non-blocking ones (MPI_Isend), or(k) at the
+// receiver, all piecewise-linear tables (flow/os, flow/ois, flow/or). No NIC gaps: bandwidth is
+// shared in the network instead.
+//
+// Order: transfers and envelopes of one host pair are delivered in the order they were issued (a
+// TCP stream): one that finishes early waits for its predecessors (Network's contract; it keeps
+// MPI's non-overtaking rule when a small message follows a large one).
+// Messages from a host to itself use its loopback link when the platform gives one, else they
+// are delivered after the sender's overhead (no route, no sharing).
+//
+// Rate changes: flow starts and ends only mark the max-min system; one solve event per simulated
+// instant (lowest priority, after every other event of that instant) re-solves what they touched
+// (MaxMinSystem recomputes the saturated closure of the changes). Each recomputed transfer whose
+// rate changed is advanced to now at its old rate and gets a new completion event; the old event
+// is recognised as stale by a per-transfer version number (the event queue has no cancellation).
+// Cost per start/end: O(route) plus the solve of the closure; no scan of all active flows.
+//
+// Statistics (statistics()): per used link, the bytes that crossed it, its busy time (at least
+// one flow in the sharing phase), its peak number of concurrent flows; per model, flows, peak
+// concurrent flows, solves and recomputed flows. Memory: ~120 B per message in flight plus 4 B
+// per platform link and ~64 B per link that carried traffic.
+// NOT YET: cross-traffic (SimGrid's 5 % of each flow on the reverse route, issue 6's smpi model)
+// and RTT-weighted sharing (all flows have weight 1).
 #pragma once
 
 #include <cstdint>
-#include <map>
+#include <unordered_map>
 #include <vector>
 
 #include "core/config.hpp"
@@ -37,49 +63,83 @@ namespace simfab::flow {
 
 class FlowNetwork final : public Network, private EventHandler {
  public:
-  // Reads flow/* keys; throws InputError naming a key whose table is malformed.
+  // Reads flow/* keys; throws InputError naming a key whose value is malformed.
   FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg);
 
   const char* name() const override { return "flow"; }
   Protocol protocol(Bytes size) const override {
-    return size <= rendezvous_threshold_ ? Protocol::kEager : Protocol::kRendezvous;
+    if (size <= async_threshold_) return Protocol::kEager;
+    return size <= detached_threshold_ ? Protocol::kDetached : Protocol::kSynchronous;
   }
   SimTime send_overhead(HostId, HostId, Bytes size) const override;
+  SimTime isend_overhead(HostId, HostId, Bytes size) const override;
   SimTime recv_overhead(HostId, HostId, Bytes size) const override;
   SimTime send_gap(HostId, HostId, Bytes) const override { return SimTime::zero(); }
   SimTime recv_gap(HostId, HostId, Bytes) const override { return SimTime::zero(); }
-  void transfer(SimTime issued, HostId src, HostId dst, Bytes size, uint64_t token) override;
+  void transfer(SimTime issued, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) override;
+  void control(SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) override;
+  NetworkStats statistics() const override;
 
-  size_t active_flows() const { return active_.size(); }
+  size_t active_flows() const { return system_.num_flows(); }
 
  private:
   struct Transfer {
     uint64_t token = 0;
     double remaining = 0;  // bytes still to move
     double rate = 0;       // bytes/s
+    double bound = 0;      // 0 = none
     SimTime since;         // time `remaining` was last brought up to date
+    SimTime started;       // start of the sharing phase
+    uint64_t pair = 0;     // (src << 32) | dst
     FlowId flow{};
-    uint32_t version = 0;  // bumped whenever a pending completion event becomes stale
-    uint32_t active_pos = 0;
+    uint32_t version = 0;  // bumped whenever a pending completion event becomes stale; never reset
+                         // when the slot is recycled (22 bits, wraps after 4 M rate changes)
+    uint32_t next_in_pair = 0;
+    bool arrived = false;  // done, waiting for an earlier transfer of its pair
     std::vector<ConstraintId> route;
-    double bound = 0;
   };
-  // Event index: transfer id (32 bits) | phase (1 bit: 0 start of sharing, 1 completion) | version.
+  struct PairQueue {
+    uint32_t head = 0;
+    uint32_t tail = 0;
+  };
+  struct LinkState {  // one per constraint, i.e. per link that carried traffic
+    LinkId link = -1;
+    uint32_t active = 0;
+    uint32_t peak = 0;
+    uint64_t flows = 0;
+    double bytes = 0;
+    SimTime since;  // start of the current busy period
+    SimTime busy;
+  };
+  enum class Phase : uint8_t { kStart = 0, kDone = 1, kArrive = 2, kSolve = 3 };
+
   void handle(SimTime now, uint64_t index) override;
+  uint32_t enqueue(HostId src, HostId dst, uint64_t token);
   void start_sharing(SimTime now, uint32_t id);
   void complete(SimTime now, uint32_t id);
-  void resolve(SimTime now);
+  void arrive(SimTime now, uint32_t id);
+  void request_solve(SimTime now);
+  void solve(SimTime now);
   void schedule_completion(SimTime now, uint32_t id);
+  void schedule(SimTime t, Phase phase, uint32_t id, uint32_t version = 0, uint8_t priority = 0);
   ConstraintId constraint_of(LinkId l);
 
   Engine& engine_;
   const Platform& platform_;
   MaxMinSystem system_;
-  std::map<LinkId, ConstraintId> link_constraint_;
+  std::vector<ConstraintId> link_constraint_;  // per platform link; kNoConstraint until used
+  std::vector<LinkState> link_state_;          // per constraint
   SlotPool<Transfer> transfers_;
-  std::vector<uint32_t> active_;  // transfers in the sharing phase
-  PiecewiseLinear os_, or_, lat_factor_, bw_factor_;
-  Bytes rendezvous_threshold_;
+  std::vector<uint32_t> flow_owner_;           // per FlowId: its transfer
+  std::vector<LinkId> route_scratch_;
+  std::unordered_map<uint64_t, PairQueue> pairs_;
+  PiecewiseLinear os_, ois_, or_, lat_factor_, bw_factor_;
+  Bytes async_threshold_, detached_threshold_;
+  double tcp_gamma_;
+  bool solve_pending_ = false;
+  uint64_t flows_ = 0, solves_ = 0, recomputed_ = 0;
+  double flow_seconds_ = 0;
+  uint32_t peak_flows_ = 0;
 };
 
 void register_flow_keys(Config& cfg);

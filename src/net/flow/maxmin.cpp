@@ -55,8 +55,10 @@ void MaxMinSystem::set_capacity(ConstraintId id, double capacity) {
                                              std::to_string(capacity));
   Constraint& c = constraint(id);
   if (c.capacity == capacity) return;
+  // An unsaturated shared constraint limits nobody; growing it keeps it unsaturated.
+  const bool harmless = c.kind == ConstraintKind::kShared && !c.saturated && capacity > c.capacity;
   c.capacity = capacity;
-  mark_dirty(raw(id));
+  if (!harmless) mark_dirty(raw(id));
 }
 
 double MaxMinSystem::capacity(ConstraintId c) const { return constraint(c).capacity; }
@@ -92,8 +94,7 @@ FlowId MaxMinSystem::add_flow(double weight, double bound, std::span<const Const
   for (RouteEntry& e : entries) {
     std::vector<uint32_t>& users = constraints_[e.constraint].flows;
     e.pos = static_cast<uint32_t>(users.size());
-    users.push_back(id);
-    mark_dirty(e.constraint);
+    users.push_back(id);  // the constraints are not touched: the new flow visits them
   }
   f.route = std::move(entries);
   dirty_flows_.push_back(id);
@@ -116,7 +117,8 @@ void MaxMinSystem::remove_flow(FlowId fid) {
         }
       }
     }
-    mark_dirty(e.constraint);
+    // Freed capacity matters only where it was the bottleneck (fatpipes are never saturated).
+    if (constraints_[e.constraint].saturated) mark_dirty(e.constraint);
   }
   f.route.clear();
   f.live = false;
@@ -138,165 +140,263 @@ double MaxMinSystem::usage(ConstraintId id) const {
   return sum;
 }
 
-MaxMinSystem::SolveStats MaxMinSystem::solve() {
-  SolveStats stats;
-  if (!needs_solve()) return stats;
+bool MaxMinSystem::saturated(ConstraintId id) const {
+  SIMFAB_CHECK(!needs_solve(), "saturated() read before solve()");
+  return constraint(id).saturated;
+}
+
+void MaxMinSystem::next_epoch() {
   if (epoch_ == UINT32_MAX) {  // marks wrap: forget them all once every 2^32 solves
-    for (Constraint& c : constraints_) c.mark = kNoMark;
+    for (Constraint& c : constraints_) c.mark = c.expanded = kNoMark;
     for (uint32_t f = 0; f < flows_.slots(); ++f) flows_[f].mark = kNoMark;
     epoch_ = kNoMark;
   }
   ++epoch_;
-  // Seeds in id order, so components are solved in a history-independent order.
-  std::sort(dirty_constraints_.begin(), dirty_constraints_.end());
-  std::sort(dirty_flows_.begin(), dirty_flows_.end());
-  auto solve_from = [&](uint32_t seed_c, uint32_t seed_f) {
-    collect_component(seed_c, seed_f);
-    stats.flows += comp_flows_.size();
-    stats.constraints += comp_constraints_.size();
-    stats.rounds += fill_component();
-  };
+}
+
+MaxMinSystem::SolveStats MaxMinSystem::solve() {
+  SolveStats stats;
+  recomputed_.clear();
+  if (!needs_solve()) return stats;
+  next_epoch();
+  closure_.clear();
+  visited_.clear();
+  pending_.clear();
+  // Seeds: every flow of a touched constraint, and the flows added since the last solve (a flow
+  // removed, and possibly re-added, since it was queued is handled by its current state).
   for (uint32_t c : dirty_constraints_) {
     constraints_[c].dirty = false;
-    if (constraints_[c].mark != epoch_) solve_from(c, SlotPool<Flow>::kNone);
+    expand(c);
   }
   for (uint32_t f : dirty_flows_) {
-    // A flow removed (and possibly re-added) since it was queued is handled by its current state.
     if (f >= flows_.slots() || !flows_[f].live || !flows_[f].dirty) continue;
     flows_[f].dirty = false;
-    if (flows_[f].mark != epoch_) solve_from(SlotPool<Flow>::kNone, f);
+    join(f);
   }
   dirty_constraints_.clear();
   dirty_flows_.clear();
+  propagate();
+  do {
+    std::sort(closure_.begin(), closure_.end());  // fill in id order: history-independent sums
+    ++stats.passes;
+    stats.rounds += fill_closure();
+  } while (grow_at_boundary());
+  for (size_t j = 0; j < visited_.size(); ++j) {
+    Constraint& c = constraints_[visited_[j]];
+    c.saturated = c.kind == ConstraintKind::kShared && saturated_now(j);
+  }
+  recomputed_.reserve(closure_.size());
+  for (uint32_t f : closure_) recomputed_.push_back(FlowId(f));
+  stats.flows = closure_.size();
+  stats.constraints = visited_.size();
   return stats;
 }
 
-void MaxMinSystem::collect_component(uint32_t seed_c, uint32_t seed_f) {
-  comp_flows_.clear();
-  comp_constraints_.clear();
-  stack_.clear();  // holds constraint ids still to expand
-  auto visit_flow = [&](uint32_t f) {
-    Flow& fl = flows_[f];
-    if (fl.mark == epoch_) return;
-    fl.mark = epoch_;
-    fl.dirty = false;
-    comp_flows_.push_back(f);
-    for (const RouteEntry& e : fl.route) {
-      if (constraints_[e.constraint].mark == epoch_) continue;
-      constraints_[e.constraint].mark = epoch_;
-      stack_.push_back(e.constraint);
-    }
-  };
-  if (seed_c != SlotPool<Flow>::kNone) {
-    constraints_[seed_c].mark = epoch_;
-    stack_.push_back(seed_c);
-  } else {
-    visit_flow(seed_f);
-  }
-  while (!stack_.empty()) {
-    const uint32_t c = stack_.back();
-    stack_.pop_back();
-    comp_constraints_.push_back(c);
-    for (uint32_t f : constraints_[c].flows) visit_flow(f);
-  }
-  std::sort(comp_flows_.begin(), comp_flows_.end());
-  std::sort(comp_constraints_.begin(), comp_constraints_.end());
+void MaxMinSystem::visit(uint32_t c) {
+  if (constraints_[c].mark == epoch_) return;
+  constraints_[c].mark = epoch_;
+  visited_.push_back(c);
 }
 
-size_t MaxMinSystem::fill_component() {
-  const size_t m = comp_constraints_.size();
-  const size_t n = comp_flows_.size();
+void MaxMinSystem::join(uint32_t f) {
+  Flow& fl = flows_[f];
+  if (fl.mark == epoch_) return;
+  fl.mark = epoch_;
+  fl.dirty = false;
+  closure_.push_back(f);
+  pending_.push_back(f);
+}
+
+void MaxMinSystem::expand(uint32_t c) {
+  if (constraints_[c].expanded == epoch_) return;
+  constraints_[c].expanded = epoch_;
+  visit(c);
+  for (uint32_t f : constraints_[c].flows) join(f);
+}
+
+void MaxMinSystem::propagate() {
+  while (!pending_.empty()) {
+    const uint32_t f = pending_.back();
+    pending_.pop_back();
+    for (const RouteEntry& e : flows_[f].route) {
+      const Constraint& c = constraints_[e.constraint];
+      if (c.kind != ConstraintKind::kShared) continue;  // part of e_i, couples nobody
+      visit(e.constraint);
+      if (c.saturated) expand(e.constraint);
+    }
+  }
+}
+
+bool MaxMinSystem::saturated_now(size_t j) const {
+  return at_capacity_[j] ||
+         frozen_sum_[j] >= constraints_[visited_[j]].capacity * (1 - kSaturatedTol);
+}
+
+bool MaxMinSystem::grow_at_boundary() {
+  bool grew = false;
+  const size_t m = visited_.size();  // expand() appends to visited_: index, do not iterate
+  for (size_t j = 0; j < m; ++j) {
+    const uint32_t c = visited_[j];
+    if (!has_fixed_[j] || constraints_[c].expanded == epoch_ || !saturated_now(j)) continue;
+    expand(c);
+    grew = true;
+  }
+  if (grew) propagate();
+  return grew;
+}
+
+size_t MaxMinSystem::fill_closure() {
+  const size_t m = visited_.size();
+  const size_t n = closure_.size();
+  // Constraints, by local index j (position in visited_): F_j starts with the fixed flows' rates.
   frozen_sum_.assign(m, 0.0);
   active_weight_.assign(m, 0.0);
   active_count_.assign(m, 0);
-  saturated_.assign(m, 0);
-  own_limit_.assign(n, kInf);
-  for (size_t j = 0; j < m; ++j) constraints_[comp_constraints_[j]].local = static_cast<uint32_t>(j);
-
-  active_flows_.clear();
+  at_capacity_.assign(m, 0);
+  has_fixed_.assign(m, 0);
+  for (size_t j = 0; j < m; ++j) {
+    Constraint& c = constraints_[visited_[j]];
+    c.local = static_cast<uint32_t>(j);
+    if (c.kind != ConstraintKind::kShared || c.expanded == epoch_) continue;
+    for (uint32_t f : c.flows) {  // a boundary constraint: its fixed flows keep their rates
+      if (flows_[f].mark == epoch_) continue;
+      frozen_sum_[j] += flows_[f].rate;
+      has_fixed_[j] = 1;
+    }
+  }
+  // Flows, by local index i (position in closure_, id order): e_i, w_i, and their shared
+  // constraints as local indices (CSR); W_j and the flow counts summed in id order.
+  own_limit_.resize(n);
+  weight_.resize(n);
+  frozen_.assign(n, 0);
+  route_start_.clear();
+  route_local_.clear();
+  limit_order_.clear();
   for (size_t i = 0; i < n; ++i) {
-    const Flow& f = flows_[comp_flows_[i]];
+    const Flow& f = flows_[closure_[i]];
     double limit = f.bound > 0 ? f.bound : kInf;
+    route_start_.push_back(static_cast<uint32_t>(route_local_.size()));
     for (const RouteEntry& e : f.route) {
       const Constraint& c = constraints_[e.constraint];
-      if (c.kind == ConstraintKind::kFatpipe) limit = std::min(limit, c.capacity);
+      if (c.kind == ConstraintKind::kFatpipe) {
+        limit = std::min(limit, c.capacity);
+        continue;
+      }
+      route_local_.push_back(c.local);
+      active_weight_[c.local] += f.weight;
+      ++active_count_[c.local];
     }
+    SIMFAB_CHECK(limit < kInf || route_start_.back() < route_local_.size(),
+                 "an unbounded flow without a shared constraint");
     own_limit_[i] = limit;
-    active_flows_.push_back(static_cast<uint32_t>(i));
+    weight_[i] = f.weight;
+    if (limit < kInf) limit_order_.push_back(static_cast<uint32_t>(i));
   }
-  active_constraints_.clear();
-  for (size_t j = 0; j < m; ++j)
-    if (constraints_[comp_constraints_[j]].kind == ConstraintKind::kShared)
-      active_constraints_.push_back(static_cast<uint32_t>(j));
+  route_start_.push_back(static_cast<uint32_t>(route_local_.size()));
+  // The reverse lists, constraint -> its flows of K, in id order: a counting sort that fills each
+  // list from its end (active_count_ serves as the cursor, then is restored).
+  users_start_.assign(m + 1, 0);
+  for (size_t j = 0; j < m; ++j) users_start_[j + 1] = users_start_[j] + active_count_[j];
+  users_.resize(route_local_.size());
+  for (size_t i = n; i-- > 0;)
+    for (uint32_t k = route_start_[i]; k < route_start_[i + 1]; ++k) {
+      const uint32_t j = route_local_[k];
+      users_[users_start_[j] + --active_count_[j]] = static_cast<uint32_t>(i);
+    }
+  for (size_t j = 0; j < m; ++j) active_count_[j] = users_start_[j + 1] - users_start_[j];
+  // Own limits in the order the level reaches them: e_i / w_i, ties by id.
+  std::sort(limit_order_.begin(), limit_order_.end(), [&](uint32_t a, uint32_t b) {
+    const double la = own_limit_[a] / weight_[a], lb = own_limit_[b] / weight_[b];
+    return la < lb || (la == lb && a < b);
+  });
 
   // The level of the constraint j: the t at which it saturates if nothing else freezes first.
   auto level = [&](uint32_t j) {
-    const double left = std::max(0.0, constraints_[comp_constraints_[j]].capacity - frozen_sum_[j]);
+    const double left = std::max(0.0, constraints_[visited_[j]].capacity - frozen_sum_[j]);
     return left / active_weight_[j];
+  };
+  // heap_: a min-heap of levels, one entry per constraint still open. Freezing a flow at t on j
+  // never lowers j's level L (the new level is L + w (L - t) / (W_j - w) >= L), so a stored key
+  // is a lower bound of the current level: a top whose key is out of date goes back in with its
+  // current level, and a top whose key is current is the true minimum. (Rounding can lower a
+  // level by a hair; the top is then re-keyed the same way.)
+  auto later = [](const LevelEntry& a, const LevelEntry& b) {
+    return a.level > b.level || (a.level == b.level && a.local > b.local);
+  };
+  auto settle_top = [&] {  // true with a current top, false when no constraint is open
+    while (!heap_.empty()) {
+      const uint32_t j = heap_.front().local;
+      const bool open = !at_capacity_[j] && active_count_[j] > 0;
+      const double current = open ? level(j) : 0;
+      if (open && current == heap_.front().level) return true;
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      if (!open) {
+        heap_.pop_back();
+        continue;
+      }
+      heap_.back().level = current;
+      std::push_heap(heap_.begin(), heap_.end(), later);
+    }
+    return false;
+  };
+  heap_.clear();
+  for (size_t j = 0; j < m; ++j)
+    if (active_count_[j] > 0)
+      heap_.push_back(LevelEntry{level(static_cast<uint32_t>(j)), static_cast<uint32_t>(j)});
+  std::make_heap(heap_.begin(), heap_.end(), later);
+
+  size_t frozen = 0;
+  // Freezing flow i at `rate` moves it from W_j to F_j on each of its constraints.
+  auto freeze = [&](uint32_t i, double rate) {
+    flows_[closure_[i]].rate = rate;
+    frozen_[i] = 1;
+    ++frozen;
+    for (uint32_t k = route_start_[i]; k < route_start_[i + 1]; ++k) {
+      const uint32_t j = route_local_[k];
+      frozen_sum_[j] += rate;
+      active_weight_[j] -= weight_[i];
+      if (--active_count_[j] > 0 && !(active_weight_[j] > 0)) {
+        // Cancellation ate W_j (weights ~1e16 apart): sum it afresh.
+        active_weight_[j] = 0;
+        for (uint32_t u = users_start_[j]; u < users_start_[j + 1]; ++u)
+          if (!frozen_[users_[u]]) active_weight_[j] += weight_[users_[u]];
+      }
+    }
   };
 
   size_t rounds = 0;
+  size_t next_limit = 0;  // limit_order_[next_limit..] holds every unfrozen bounded flow
   double t_prev = 0;
-  while (!active_flows_.empty()) {
+  while (frozen < n) {
     ++rounds;
-    // W_j summed afresh over the unfrozen flows, in id order (no drift from subtractions).
-    for (uint32_t j : active_constraints_) {
-      active_weight_[j] = 0;
-      active_count_[j] = 0;
-    }
-    for (uint32_t i : active_flows_) {
-      const Flow& f = flows_[comp_flows_[i]];
-      for (const RouteEntry& e : f.route) {
-        const Constraint& c = constraints_[e.constraint];
-        if (c.kind != ConstraintKind::kShared) continue;
-        active_weight_[c.local] += f.weight;
-        ++active_count_[c.local];
-      }
-    }
-    size_t keep = 0;
-    for (uint32_t j : active_constraints_)
-      if (active_count_[j] > 0) active_constraints_[keep++] = j;
-    active_constraints_.resize(keep);
-
+    while (next_limit < limit_order_.size() && frozen_[limit_order_[next_limit]]) ++next_limit;
     double t = kInf;
-    for (uint32_t j : active_constraints_) t = std::min(t, level(j));
-    for (uint32_t i : active_flows_) t = std::min(t, own_limit_[i] / flows_[comp_flows_[i]].weight);
-    SIMFAB_CHECK(t < kInf, "an unbounded flow without a shared constraint");
+    if (next_limit < limit_order_.size())
+      t = own_limit_[limit_order_[next_limit]] / weight_[limit_order_[next_limit]];
+    if (settle_top()) t = std::min(t, heap_.front().level);
+    SIMFAB_CHECK(t < kInf, "a progressive-filling round found no next level");
     // Rounding in F_j can put a level a hair below the previous one: levels never go down.
     t = std::max(t, t_prev);
     t_prev = t;
-    for (uint32_t j : active_constraints_) saturated_[j] = level(j) <= t;
-
-    // Freeze, in flow id order; compact the active list in place.
-    keep = 0;
-    for (uint32_t i : active_flows_) {
-      Flow& f = flows_[comp_flows_[i]];
-      bool frozen = false;
-      if (own_limit_[i] / f.weight <= t) {
-        f.rate = own_limit_[i];
-        frozen = true;
-      } else {
-        for (const RouteEntry& e : f.route) {
-          const Constraint& c = constraints_[e.constraint];
-          if (c.kind == ConstraintKind::kShared && saturated_[c.local]) {
-            frozen = true;
-            break;
-          }
-        }
-        if (frozen) f.rate = f.weight * t;
-      }
-      if (!frozen) {
-        active_flows_[keep++] = i;
-        continue;
-      }
-      for (const RouteEntry& e : f.route) {
-        const Constraint& c = constraints_[e.constraint];
-        if (c.kind == ConstraintKind::kShared) frozen_sum_[c.local] += f.rate;
-      }
+    saturating_.clear();
+    while (settle_top() && heap_.front().level <= t) {
+      at_capacity_[heap_.front().local] = 1;
+      saturating_.push_back(heap_.front().local);
+      std::pop_heap(heap_.begin(), heap_.end(), later);
+      heap_.pop_back();
     }
+    // Flows reaching their own limit take e_i; then the flows of the saturated constraints.
+    const size_t before = frozen;
+    for (size_t k = next_limit; k < limit_order_.size(); ++k) {
+      const uint32_t i = limit_order_[k];
+      if (own_limit_[i] / weight_[i] > t) break;
+      if (!frozen_[i]) freeze(i, own_limit_[i]);
+    }
+    for (uint32_t j : saturating_)
+      for (uint32_t u = users_start_[j]; u < users_start_[j + 1]; ++u)
+        if (!frozen_[users_[u]]) freeze(users_[u], weight_[users_[u]] * t);
     // The argmin of t always freezes at least one flow, so there are at most n rounds.
-    SIMFAB_CHECK(keep < active_flows_.size(), "a progressive-filling round froze no flow");
-    active_flows_.resize(keep);
+    SIMFAB_CHECK(frozen > before, "a progressive-filling round froze no flow");
   }
   return rounds;
 }

@@ -48,33 +48,81 @@
 //   Result: f1 = 5, f2 = 5, f3 = 2, f4 = 2. (With L2 = 6, round 2 gives L2 = (6 - 2)/1 = 4 < 5:
 //   f2 = 4 on L2, then round 3 gives f1 = 10 - 4 = 6 on L1.)
 //
-// Incremental solving
-// -------------------
-// add_flow, remove_flow and set_capacity only mark what they touch; solve() recomputes the
-// connected components (flows linked through shared or fatpipe constraints, transitively) that
-// contain a touched flow or constraint, and leaves every other rate as it was: rates in an
-// untouched component cannot change. solve() reports how many flows it recomputed.
+// Incremental solving: the saturated closure
+// ------------------------------------------
+// add_flow, remove_flow and set_capacity only record what they touch; solve() then recomputes the
+// rates of a "closure" K of flows and keeps every other rate (the fixed flows X) as it was. The
+// previous solution P is summarised by one flag per shared constraint, `saturated`: its usage
+// reached C_j (1 - 1e-9), or progressive filling saturated it. Fatpipe constraints never couple
+// flows (each flow is limited by them on its own): they only enter the flow's own limit e_i, are
+// never saturated, and never bring other flows into K.
 //
-// Determinism: a component is solved with its flows in id order and constraint sums accumulated
-// in that order, so the result depends only on the ids, weights, bounds, routes and capacities,
-// not on the history of additions and removals nor on the order within a route. Flow ids are
-// recycled last-released-first (SlotPool); constraint ids are dense and never reused.
+//   touched constraints T: a capacity change (a shared one that was not saturated and grows is
+//     ignored: it stays unsaturated and limited nobody), or a flow removed from a saturated shared
+//     constraint. Removing a flow from an unsaturated constraint touches nothing: every flow
+//     there is limited elsewhere, and its usage only goes down.
+//   seeds: the flows added since the last solve, and all the flows of every touched constraint.
+//   closure rule: for each flow of K, each shared constraint j of its route is visited; if j is
+//     saturated in P (or touched), all of j's flows join K ("expanded"). A visited constraint that
+//     is not expanded is a boundary constraint: in the sub-solve its frozen sum F_j starts at the
+//     sum of the rates of its fixed flows.
+//   sub-solve: progressive filling of K alone, with capacities C_j - F_j.
+//   growth: a boundary constraint that carries fixed flows and is saturated after the sub-solve
+//     (or over capacity) is expanded, the rule is applied to its flows, and K is solved again.
+//     K only grows, so this stops (at most once per flow, in practice one or two passes).
+// Afterwards `saturated` is recomputed for every constraint visited.
+//
+// Why the result Q equals the from-scratch solution (up to rounding). The weighted max-min
+// allocation is unique, and an allocation is it iff it is feasible and every flow runs at its own
+// limit e_i or has a bottleneck (a saturated shared constraint on which its rate/weight is
+// maximal). Invariant (holds after every solve, by induction): every flow that is not at its own
+// limit has a bottleneck flagged `saturated`, and an unflagged constraint has usage < C (1-1e-9).
+//   Feasibility. A constraint with a flow of K was visited: the sub-solve respects C_j - F_j. A
+//     constraint with no flow of K is not touched (touched ones are expanded) and gained no flow
+//     (new flows are in K): same capacity, a subset of its old flows at their old rates.
+//   A fixed flow x. If x ran at its own limit in P, it still does: its bound is fixed and a
+//     fatpipe whose capacity changed would have put x into K. Otherwise x had a flagged bottleneck
+//     j in P. j is not touched (x would be in K), so it kept its capacity and lost no flow; it
+//     gained none (a new flow visits j, which is flagged, and pulls x in); no flow of j is in K
+//     (it would have visited j and expanded it). So j carries exactly the same rates: it is still
+//     saturated and x still maximal on it. Its flag is untouched, so the invariant carries over.
+//   A flow k of K. Progressive filling gives k its own limit, or a constraint j saturated in the
+//     sub-problem with k maximal among the flows of K on j. If j carried fixed flows, it would be
+//     a saturated boundary constraint, which growth forbids at the end; so all of j's flows are in
+//     K, j is saturated in the whole system, and k is maximal on it. j is flagged by the filling.
+// So Q is the max-min allocation. Completion events: only the flows of K can change rate; the
+// caller reads them from recomputed() instead of scanning every flow.
+//
+// Determinism. Within a solve, K is solved with its flows in id order and every sum taken in a
+// fixed order; the closure as a set does not depend on the order in which it is explored. The
+// rates of the fixed flows, though, come from earlier solves with other closures, so:
+//   - identical call sequences give bit-identical rates, flags and recomputed() lists (what
+//     simfab's reproducible runs need: no hashing, no pointer order, no clock);
+//   - any sequence gives rates equal to the from-scratch solution of the live flows within 1e-9
+//     relative (floating-point rounding only; checked by the random churn test), but not
+//     bit-identical: the order of additions and the closure sizes change the rounding.
+// Flow ids are recycled last-released-first (SlotPool); constraint ids are dense, never reused.
 //
 // Errors: all REQUIRES below are programming errors of the caller and are enforced with
 // SIMFAB_CHECK (abort). Capacities and bounds usually come from users (platform files, --cfg):
 // validate them first with valid_capacity()/valid_bound() and throw an InputError with the
 // location and the offending text.
 //
-// Complexity (n flows, m constraints, r route length, all restricted to the recomputed
-// components; I rounds, I <= n):
-//   add_flow O(r log r); remove_flow O(r * r_max) (swap-removal from each constraint's flow list);
-//   set_capacity O(1); rate O(1);
-//   solve O(n r + m + n log n) for the component search and sort, plus O(I * (n_a r + m_a)) for
-//   progressive filling, where n_a, m_a are the flows and constraints still unfrozen in a round
-//   (frozen ones are dropped from the scan; W_j is re-summed over them each round, so no
-//   rounding drift accumulates). A heap of constraint levels would bring the filling
-//   down to O((n r) log m); not needed yet.
-// Memory: per flow ~64 B + 8 B per route entry; per constraint ~48 B + 4 B per flow using it.
+// Complexity. add_flow O(r log r); remove_flow O(r * r_max) (swap-removal from each constraint's
+// flow list); set_capacity O(1); rate O(1); recomputed() O(1). solve(), with K the closure, V the
+// constraints visited, D = sum over V of their flow counts, r the route length, I the filling
+// rounds and P the passes (1 + growths):
+//   O(K r + D) to build the closure, then per pass O(D + K log K) to set up F_j and sort K, and
+//   O(I (K_a r + V_a)) for progressive filling, where K_a, V_a are the flows and constraints still
+//   unfrozen in a round (frozen ones are dropped from the scan; W_j is re-summed over them each
+//   round, so no rounding drift accumulates; a heap of constraint levels would bring the filling
+//   down to O(K r log V), not needed yet).
+// Nothing depends on the flows outside K except through D (the fixed flows of the boundary
+// constraints are summed). A flow start or end whose constraints are not saturated costs O(r +
+// D); one that touches a saturated constraint recomputes everything connected to it through
+// saturated constraints, which is all the flows when one saturated link (a backbone, a host
+// limiter in an all-to-all) ties them together: the from-scratch cost, as before.
+// Memory: per flow ~64 B + 8 B per route entry; per constraint ~56 B + 4 B per flow using it.
 // Thread-safety: none.
 #pragma once
 
@@ -94,9 +142,10 @@ enum class FlowId : uint32_t {};
 class MaxMinSystem {
  public:
   struct SolveStats {
-    size_t flows = 0;        // flows recomputed (in the touched components)
-    size_t constraints = 0;  // constraints in the touched components
-    size_t rounds = 0;       // progressive-filling rounds, summed over components
+    size_t flows = 0;        // flows recomputed: the closure K (= recomputed().size())
+    size_t constraints = 0;  // constraints visited: those of K's routes, and touched ones
+    size_t rounds = 0;       // progressive-filling rounds, summed over the passes
+    size_t passes = 0;       // progressive fillings of K: 1 + the times the closure grew
   };
 
   MaxMinSystem() = default;
@@ -113,7 +162,8 @@ class MaxMinSystem {
 
   // REQUIRES: valid_capacity(capacity).
   ConstraintId add_constraint(double capacity, ConstraintKind kind = ConstraintKind::kShared);
-  // REQUIRES: valid_capacity(capacity), c exists. Marks c's component for recomputation.
+  // REQUIRES: valid_capacity(capacity), c exists. Touches c (its flows are recomputed), except
+  // when c is shared, not saturated, and grows: then no rate can change.
   void set_capacity(ConstraintId c, double capacity);
   double capacity(ConstraintId c) const;
   ConstraintKind kind(ConstraintId c) const;
@@ -121,14 +171,19 @@ class MaxMinSystem {
   // REQUIRES: valid_weight(weight), valid_bound(bound), every constraint exists and appears
   // once, and route is non-empty or bound > 0. The flow's rate is known after the next solve().
   FlowId add_flow(double weight, double bound, std::span<const ConstraintId> route);
-  // REQUIRES: f is live. Its id may be handed out again by a later add_flow.
+  // REQUIRES: f is live. Its id may be handed out again by a later add_flow. Touches the
+  // saturated constraints of f's route; if there are none, no rate changes and no solve is due.
   void remove_flow(FlowId f);
   bool live(FlowId f) const;
   size_t num_flows() const { return flows_.live(); }
   size_t num_constraints() const { return constraints_.size(); }
 
-  // Recomputes the rates of the components touched since the last solve.
+  // Recomputes the rates of the saturated closure of what was touched since the last solve.
   SolveStats solve();
+  // The live flows whose rate the last solve() recomputed, in increasing id order: the only ones
+  // whose rate may have changed (it may also be bit-identical). Empty after a solve() that had
+  // nothing to do. Changed only by solve(); a flow removed since is still listed.
+  std::span<const FlowId> recomputed() const { return recomputed_; }
   // True when something changed since the last solve().
   bool needs_solve() const { return !dirty_constraints_.empty() || !dirty_flows_.empty(); }
 
@@ -136,15 +191,23 @@ class MaxMinSystem {
   double rate(FlowId f) const;
   // Sum of the rates of the flows using c (for a fatpipe, their maximum). REQUIRES: !needs_solve().
   double usage(ConstraintId c) const;
+  // The flag the closure is built from: c is shared and, in the last solve that visited it, its
+  // usage reached capacity * (1 - 1e-9) or progressive filling saturated it. REQUIRES:
+  // !needs_solve().
+  bool saturated(ConstraintId c) const;
 
  private:
   static constexpr uint32_t kNoMark = 0;
+  // Relative tolerance of the `saturated` flag: usage >= capacity * (1 - kSaturatedTol).
+  static constexpr double kSaturatedTol = 1e-9;
   struct Constraint {
     double capacity = 0;
     ConstraintKind kind = ConstraintKind::kShared;
-    bool dirty = false;
-    uint32_t mark = kNoMark;   // solve epoch in which this constraint was visited
-    uint32_t local = 0;        // index into the solve scratch arrays while solving
+    bool dirty = false;      // touched since the last solve
+    bool saturated = false;  // see saturated(); always false for a fatpipe
+    uint32_t mark = kNoMark;      // solve epoch in which this constraint was visited
+    uint32_t expanded = kNoMark;  // solve epoch in which all its flows joined the closure
+    uint32_t local = 0;           // index into visited_ (and the scratch arrays) while solving
     std::vector<uint32_t> flows;  // flows using it, in no particular order
   };
   struct RouteEntry {
@@ -156,8 +219,8 @@ class MaxMinSystem {
     double bound = 0;  // 0 = none
     double rate = 0;
     bool live = false;
-    bool dirty = false;
-    uint32_t mark = kNoMark;
+    bool dirty = false;  // added since the last solve
+    uint32_t mark = kNoMark;  // solve epoch in which it joined the closure
     std::vector<RouteEntry> route;  // sorted by constraint id
   };
 
@@ -165,28 +228,53 @@ class MaxMinSystem {
   const Constraint& constraint(ConstraintId c) const;
   const Flow& flow(FlowId f) const;
   void mark_dirty(uint32_t c);
-  // Collects the component reachable from the seeds into comp_flows_/comp_constraints_.
-  void collect_component(uint32_t seed_constraint, uint32_t seed_flow);
-  // Progressive filling on comp_flows_/comp_constraints_. Returns the number of rounds.
-  size_t fill_component();
+  void next_epoch();
+  // Closure building: visit puts a constraint in visited_, join a flow in closure_ (and pending_),
+  // expand all the flows of a constraint; propagate applies the closure rule to pending_.
+  void visit(uint32_t c);
+  void join(uint32_t f);
+  void expand(uint32_t c);
+  void propagate();
+  // Progressive filling of closure_ against visited_, fixed flows counted in F_j. Returns the
+  // number of rounds.
+  size_t fill_closure();
+  // Whether visited_[j] is saturated after fill_closure() (the `saturated` flag to be).
+  bool saturated_now(size_t j) const;
+  // Expands the boundary constraints that fill_closure() saturated; true if the closure grew.
+  bool grow_at_boundary();
 
   SlotPool<Flow> flows_;
   std::vector<Constraint> constraints_;
   std::vector<uint32_t> dirty_constraints_;
   std::vector<uint32_t> dirty_flows_;
   uint32_t epoch_ = kNoMark;
+  std::vector<FlowId> recomputed_;
 
   // Solve scratch, kept to avoid allocating in steady state.
-  std::vector<uint32_t> comp_flows_;
-  std::vector<uint32_t> comp_constraints_;
-  std::vector<uint32_t> stack_;
-  std::vector<double> frozen_sum_;     // F_j, per local constraint
-  std::vector<double> active_weight_;  // W_j
-  std::vector<uint32_t> active_count_;
-  std::vector<uint8_t> saturated_;
-  std::vector<double> own_limit_;      // e_i, per local flow
-  std::vector<uint32_t> active_flows_;
-  std::vector<uint32_t> active_constraints_;
+  std::vector<uint32_t> closure_;   // K, flow ids
+  std::vector<uint32_t> visited_;   // constraint ids, in visiting order
+  std::vector<uint32_t> pending_;   // flows of K whose route is still to be visited
+  // Per local constraint j (index into visited_).
+  std::vector<double> frozen_sum_;      // F_j
+  std::vector<double> active_weight_;   // W_j
+  std::vector<uint32_t> active_count_;  // unfrozen flows of K on j
+  std::vector<uint8_t> at_capacity_;    // saturated by the filling
+  std::vector<uint8_t> has_fixed_;      // boundary constraint carrying fixed flows
+  std::vector<uint32_t> users_start_;   // users_[users_start_[j] .. users_start_[j+1]]: j's flows in K
+  std::vector<uint32_t> users_;
+  // Per local flow i (index into closure_).
+  std::vector<double> own_limit_;       // e_i
+  std::vector<double> weight_;          // w_i
+  std::vector<uint8_t> frozen_;
+  std::vector<uint32_t> route_start_;   // route_local_[route_start_[i] .. route_start_[i+1]]
+  std::vector<uint32_t> route_local_;   // i's shared constraints, as local indices
+  std::vector<uint32_t> limit_order_;   // the flows with a finite e_i, by e_i / w_i
+  struct LevelEntry {
+    double level;
+    uint32_t local;
+  };
+  std::vector<LevelEntry> heap_;        // min-heap of lower bounds of the constraint levels
+  std::vector<uint32_t> saturating_;    // constraints saturating in the current round
 };
 
 }  // namespace simfab::flow

@@ -90,7 +90,7 @@ SimTime LogGOPSNetwork::recv_gap(HostId src, HostId dst, Bytes size) const {
   return send_gap(src, dst, size);
 }
 
-void LogGOPSNetwork::transfer(SimTime issued, HostId src, HostId dst, Bytes, uint64_t token) {
+void LogGOPSNetwork::transfer(SimTime issued, SimTime, HostId src, HostId dst, Bytes, uint64_t token) {
   const SimTime arrival = saturating_add(saturating_add(issued, p_.o), latency(src, dst));
   if (arrival == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds (about 106 days): a message "

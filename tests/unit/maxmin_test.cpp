@@ -352,7 +352,8 @@ TEST(MaxMin, IncrementalSolveSkipsDisjointComponents) {
   EXPECT_EQ(s.rate(fb2), 3);
   EXPECT_EQ(s.rate(fb3), 6);
 
-  // A capacity change recomputes its component (b1 and, through fb2, b2) and nothing else.
+  // A capacity change recomputes b1's flows and, through fb2 and the saturated b2, fb3: nothing
+  // else.
   s.set_capacity(b1, 2);
   st = s.solve();
   EXPECT_EQ(st.flows, 3u);
@@ -717,6 +718,7 @@ TEST(MaxMinDeathTest, CallerErrorsAreChecked) {
   EXPECT_DEATH(s.add_flow(1, 0, Route{}), "empty route needs a bound");
   const FlowId f = s.add_flow(1, 0, Route{l});
   EXPECT_DEATH(s.rate(f), "before solve");
+  EXPECT_DEATH(s.saturated(l), "before solve");
   s.solve();
   s.remove_flow(f);
   s.solve();

@@ -177,7 +177,7 @@ MaxMinSystem::SolveStats MaxMinSystem::solve() {
   dirty_flows_.clear();
   propagate();
   do {
-    std::sort(closure_.begin(), closure_.end());  // fill in id order: history-independent sums
+    std::sort(closure_.begin(), closure_.end());  // K in id order (maxmin.hpp, Determinism)
     ++stats.passes;
     stats.rounds += fill_closure();
   } while (grow_at_boundary());

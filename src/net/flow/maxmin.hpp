@@ -30,6 +30,12 @@
 // reaching its own limit at t* freezes at e_i. Repeat until every flow is frozen. Each round
 // freezes at least one flow, so there are at most n rounds, and in practice one per distinct
 // bottleneck level.
+// Implementation: the own limits are sorted once by e_i / w_i; the constraint levels
+// L_j = (C_j - F_j) / W_j sit in a min-heap. Freezing a flow at t <= L_j on j gives j the level
+// (L_j W_j - w_i t) / (W_j - w_i) = L_j + w_i (L_j - t) / (W_j - w_i) >= L_j: levels only rise,
+// so a heap key is a lower bound of its constraint's level, and a top whose key is out of date
+// is re-keyed and pushed back instead of updating every key at every freeze. W_j is kept by
+// subtraction (summed afresh if cancellation ever drives it to <= 0 while flows remain).
 //
 // Invariants of the result (checked by tests/unit/maxmin_test.cpp on random instances):
 //   Feasibility: for every shared j, sum_{i uses j} rho_i <= C_j (1 + 1e-9); for every fatpipe j
@@ -93,9 +99,11 @@
 // So Q is the max-min allocation. Completion events: only the flows of K can change rate; the
 // caller reads them from recomputed() instead of scanning every flow.
 //
-// Determinism. Within a solve, K is solved with its flows in id order and every sum taken in a
-// fixed order; the closure as a set does not depend on the order in which it is explored. The
-// rates of the fixed flows, though, come from earlier solves with other closures, so:
+// Determinism. A solve freezes the flows of K in an order fixed by the closure (own limits by
+// e_i / w_i then id; saturated constraints by level; each one's flows by id) and takes every sum
+// in an order that is a function of the calls made; the closure as a set does not depend on the
+// order in which it is explored. The rates of the fixed flows, though, come from earlier solves
+// with other closures, so:
 //   - identical call sequences give bit-identical rates, flags and recomputed() lists (what
 //     simfab's reproducible runs need: no hashing, no pointer order, no clock);
 //   - any sequence gives rates equal to the from-scratch solution of the live flows within 1e-9
@@ -110,19 +118,20 @@
 //
 // Complexity. add_flow O(r log r); remove_flow O(r * r_max) (swap-removal from each constraint's
 // flow list); set_capacity O(1); rate O(1); recomputed() O(1). solve(), with K the closure, V the
-// constraints visited, D = sum over V of their flow counts, r the route length, I the filling
-// rounds and P the passes (1 + growths):
-//   O(K r + D) to build the closure, then per pass O(D + K log K) to set up F_j and sort K, and
-//   O(I (K_a r + V_a)) for progressive filling, where K_a, V_a are the flows and constraints still
-//   unfrozen in a round (frozen ones are dropped from the scan; W_j is re-summed over them each
-//   round, so no rounding drift accumulates; a heap of constraint levels would bring the filling
-//   down to O(K r log V), not needed yet).
+// constraints visited, D = sum over V of their flow counts, r the route length and P the passes
+// (1 + the growths, each of which adds a flow; in practice P <= 2):
+//   O(K r + D) to build the closure, then per pass O(D + K log K) to sum the F_j of the boundary
+//   constraints and sort K, and O(K r log V) for progressive filling (each freeze updates r
+//   constraints in O(1); each heap re-key is paid for by one of those updates).
 // Nothing depends on the flows outside K except through D (the fixed flows of the boundary
-// constraints are summed). A flow start or end whose constraints are not saturated costs O(r +
-// D); one that touches a saturated constraint recomputes everything connected to it through
-// saturated constraints, which is all the flows when one saturated link (a backbone, a host
-// limiter in an all-to-all) ties them together: the from-scratch cost, as before.
-// Memory: per flow ~64 B + 8 B per route entry; per constraint ~56 B + 4 B per flow using it.
+// constraints are summed). A flow start or end whose constraints are not saturated costs
+// O(r log r + D); one that touches a saturated constraint recomputes everything connected to it
+// through saturated constraints, which is all the flows when one saturated link (an
+// oversubscribed backbone, a host limiter in a dense all-to-all) ties them together: the
+// from-scratch cost. bench/maxmin_bench.cpp measures both situations.
+// Memory: per flow ~64 B + 8 B per route entry; per constraint ~48 B + 4 B per flow using it;
+// solve scratch ~24 B per flow + 8 B per route entry of the largest closure, ~50 B per visited
+// constraint (kept between solves, so steady state allocates nothing).
 // Thread-safety: none.
 #pragma once
 
@@ -260,8 +269,8 @@ class MaxMinSystem {
   std::vector<uint32_t> active_count_;  // unfrozen flows of K on j
   std::vector<uint8_t> at_capacity_;    // saturated by the filling
   std::vector<uint8_t> has_fixed_;      // boundary constraint carrying fixed flows
-  std::vector<uint32_t> users_start_;   // users_[users_start_[j] .. users_start_[j+1]]: j's flows in K
-  std::vector<uint32_t> users_;
+  std::vector<uint32_t> users_start_;   // j's flows of K, by id:
+  std::vector<uint32_t> users_;         //   users_[users_start_[j] .. users_start_[j+1]]
   // Per local flow i (index into closure_).
   std::vector<double> own_limit_;       // e_i
   std::vector<double> weight_;          // w_i

@@ -118,6 +118,19 @@ if flow:
     check("flow is slower than loggops here", fj["makespan_ps"] > lg["makespan_ps"], "> " + str(lg["makespan_ps"]), fj["makespan_ps"])
     check("flow model recorded", fj["model"] == "flow" and fj["config"]["network/model"] == "flow", "flow", fj["model"])
 
+# Seed 003 §IV-B on the bundled graphene platform: a 4 MiB exchange both ways gives each flow 0.75 B
+# (1 Gb links, limiter factor 1.5): 4 MiB / 93.75e6 B/s = 44739242666.7 ps, plus two 50 us host
+# links of latency. The JSON reports the limiters as the busiest links (2 flows each, 1.5 B).
+sr, _ = run_json("graphene sendrecv", ["run", "--platform", "examples/platforms/graphene.yaml", "--goal",
+                                       "examples/goal/sendrecv4m.goal", "--cfg", "network/model=flow"])
+if sr:
+    sj = json.loads(sr)
+    want = round(4194304 / 93.75e6 * 1e12) + 2 * 50000000
+    check("graphene sendrecv makespan", sj["makespan_ps"] == want, want, sj["makespan_ps"])
+    lims = [l for l in sj["network"]["links"] if l["name"].startswith("graphene_limiter_")]
+    check("graphene limiters carry both flows", len(lims) == 2 and all(l["flows"] == 2 and l["peak_flows"] == 2 for l in lims),
+          "2 limiters with 2 flows each", lims)
+
 # Human summary: makespan and per-rank lines.
 code, so, se = run(["run", "--goal", "examples/goal/loggops-example.goal"])
 check("summary", code == 0 and "predicted makespan: 5654 ps (5.654 ns)" in so and "rank 1 on ideal1: 5654 ps" in so,

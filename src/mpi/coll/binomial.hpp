@@ -32,8 +32,9 @@ inline RankId binomial_vrank(RankId rank, RankId root) {
   return rank;
 }
 
-// REQUIRES: 0 <= rank, root < size.
-void binomial_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes);
-void binomial_reduce(Fragment& f, RankId rank, int size, RankId root, Bytes bytes);
+// REQUIRES: 0 <= rank, root < size. `data`: the segments every message carries (the whole
+// buffer of a bcast/reduce, {0, 1}, unless composed into a larger collective).
+void binomial_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, Segs data = {0, 1});
+void binomial_reduce(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, Segs data = {0, 1});
 
 }  // namespace simfab::coll

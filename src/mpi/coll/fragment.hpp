@@ -20,7 +20,16 @@
 //   2 requires 1       4 requires 2, 3
 // Op 0 (send_0) is nobody's predecessor either, so close() adds "4 requires 0" too.
 //
-// Memory: 16 B per op, 12 B per edge; a Fragment is a scratch buffer reused for every collective
+// Data (for the checker, mpi/coll/check.hpp): a collective's buffer is cut into `segments()`
+// numbered segments whose numbers name the data, not where a rank stores it (the layout of
+// mpi/coll/check.hpp: P blocks for a gather, P*P for an alltoall, k chunks for a pipelined
+// bcast...). A send lists the segments it carries (their value at the sender when the send
+// starts); its recv lists the same segments and how they merge into the receiver's: kReplace (a
+// copy, as in bcast/gather) or kReduce (combined with the receiver's own value). Synchronisation
+// messages (barrier, handshakes) list none. Lists are only recorded while track_data(true) (the
+// checker); replay leaves it off and pays nothing for them.
+//
+// Memory: 24 B per op, 12 B per edge, 4 B per listed segment when tracking; a Fragment is a scratch buffer reused for every collective
 // (clear() keeps the capacity), so generating costs no allocation once it has grown.
 // Thread-safety: none (one per simulation thread).
 #pragma once
@@ -34,10 +43,20 @@
 
 namespace simfab::coll {
 
+// A run of segments of the collective's buffer: [first, first + count).
+struct Segs {
+  uint32_t first = 0;
+  uint32_t count = 0;
+};
+enum class Combine : uint8_t { kReplace, kReduce };
+
 struct FragOp {
   uint64_t amount = 0;  // bytes (send, recv) or picoseconds (calc)
   int32_t peer = 0;     // destination (send) or source (recv) rank; 0 for calc
   OpKind kind = OpKind::kCalc;
+  Combine combine = Combine::kReplace;  // recv: how the segments merge into the receiver's
+  uint32_t data_begin = 0;              // send/recv: its segment list in data() (tracking only)
+  uint32_t data_count = 0;
 };
 
 struct FragDep {
@@ -51,13 +70,30 @@ class Fragment {
   void clear() {
     ops_.clear();
     deps_.clear();
+    data_.clear();
   }
 
-  // Each returns the new op's index in this fragment.
-  uint32_t send(RankId to, Bytes bytes) { return add(FragOp{bytes, to, OpKind::kSend}); }
-  uint32_t recv(RankId from, Bytes bytes) { return add(FragOp{bytes, from, OpKind::kRecv}); }
+  // Data tracking (off by default; survives clear()).
+  void track_data(bool on) { tracking_ = on; }
+  bool tracking() const { return tracking_; }
+
+  // Each returns the new op's index in this fragment. `segs`/`ids`: the data moved (tracking).
+  uint32_t send(RankId to, Bytes bytes, Segs segs = {}) { return add(to, bytes, OpKind::kSend, Combine::kReplace, segs); }
+  uint32_t send(RankId to, Bytes bytes, std::span<const uint32_t> ids) {
+    return add(to, bytes, OpKind::kSend, Combine::kReplace, ids);
+  }
+  uint32_t recv(RankId from, Bytes bytes, Segs segs = {}, Combine combine = Combine::kReplace) {
+    return add(from, bytes, OpKind::kRecv, combine, segs);
+  }
+  uint32_t recv(RankId from, Bytes bytes, std::span<const uint32_t> ids, Combine combine = Combine::kReplace) {
+    return add(from, bytes, OpKind::kRecv, combine, ids);
+  }
   uint32_t calc(SimTime duration) {
-    return add(FragOp{static_cast<uint64_t>(duration.ps()), 0, OpKind::kCalc});
+    return add(FragOp{static_cast<uint64_t>(duration.ps()), 0, OpKind::kCalc, Combine::kReplace, 0, 0});
+  }
+  // The segments op `i` moves (empty unless tracking).
+  std::span<const uint32_t> data(uint32_t i) const {
+    return std::span<const uint32_t>(data_).subspan(ops_[i].data_begin, ops_[i].data_count);
   }
 
   // GOAL `succ requires pred`. REQUIRES: both ops exist and the edges stay acyclic.
@@ -86,9 +122,22 @@ class Fragment {
     ops_.push_back(op);
     return static_cast<uint32_t>(ops_.size() - 1);
   }
+  uint32_t add(RankId peer, Bytes bytes, OpKind kind, Combine combine, Segs segs) {
+    const uint32_t begin = static_cast<uint32_t>(data_.size());
+    if (tracking_)
+      for (uint32_t s = 0; s < segs.count; ++s) data_.push_back(segs.first + s);
+    return add(FragOp{bytes, peer, kind, combine, begin, tracking_ ? segs.count : 0});
+  }
+  uint32_t add(RankId peer, Bytes bytes, OpKind kind, Combine combine, std::span<const uint32_t> ids) {
+    const uint32_t begin = static_cast<uint32_t>(data_.size());
+    if (tracking_) data_.insert(data_.end(), ids.begin(), ids.end());
+    return add(FragOp{bytes, peer, kind, combine, begin, tracking_ ? static_cast<uint32_t>(ids.size()) : 0});
+  }
 
   std::vector<FragOp> ops_;
   std::vector<FragDep> deps_;
+  std::vector<uint32_t> data_;
+  bool tracking_ = false;
   std::vector<uint32_t> ends_;   // scratch for end_ops()
   std::vector<uint8_t> marked_;  // scratch for end_ops()
 };

@@ -10,7 +10,7 @@ void reduce_scatter_reduce_then_scatterv(Fragment& f, RankId rank, int size, std
                                          Bytes total) {
   SIMFAB_CHECK(recv.size() == static_cast<size_t>(size), "reduce_scatter: counts must have one entry per rank");
   const uint32_t reduce_begin = f.size();
-  binomial_reduce(f, rank, size, 0, total);
+  binomial_reduce(f, rank, size, 0, total, Segs{0, static_cast<uint32_t>(size)});
   const uint32_t reduce_end = f.size();
   linear_scatterv(f, rank, size, 0, recv, recv[static_cast<size_t>(rank)]);
   const uint32_t scatter_end = f.size();

@@ -1,0 +1,66 @@
+// check_collective: does an algorithm compute its collective? A dataflow run of every rank's
+// Fragment (mpi/coll/fragment.hpp) that tracks which ranks' contributions each rank holds in each
+// segment of the buffer, and compares the end state with the collective's definition (issue 4:
+// "each algorithm moves the right data ... for communicator sizes 1-33").
+//
+// The value of a segment is the set of ranks whose input it combines (a bitset: at most 64
+// ranks). Layout and definition per collective, with P ranks, k >= 1 segments per block, and
+// ALL = {0 .. P-1}:
+//   kind            segments   initial value at rank r                final value at rank r
+//   barrier         0          -                                      (knows every rank, below)
+//   bcast           k          root: every segment = {root}           every segment = {root}
+//   reduce          k          every segment = {r}                    root: every segment = ALL
+//   allreduce       k          every segment = {r}                    every segment = ALL
+//   scan            k          every segment = {r}                    every segment = {0..r}
+//   exscan          k          every segment = {r}                    r > 0: every segment = {0..r-1}
+//   reduce_scatter  P*k        every segment = {r}                    block r = ALL
+//   gather          P*k        block r = {r}                          root: block i = {i}
+//   allgather       P*k        block r = {r}                          block i = {i}
+//   scatter         P*k        root: every segment = {root}           block r = {root}
+//   alltoall        P*P*k      block (r, j) = {r} for every j          block (i, r) = {i}
+// Block b of a P*k layout is segments [b*k, (b+1)*k); block (i, j) of alltoall is block i*P + j.
+// Other segments may hold anything at the end (scratch data, partial sums).
+//
+// The run: an op starts once its `requires` predecessors completed and its `irequires`
+// predecessors started. A send starts by taking a snapshot of its segments (an empty one is an
+// error: the rank sends data it does not hold) and completes at once. A recv is posted when it
+// starts and matches messages from its peer in order (MPI's non-overtaking rule); it then checks
+// the message lists the same segments with the same size, and merges: kReplace copies,
+// kReduce unions and fails if a contribution would be counted twice. Every message also carries
+// the sender's causal knowledge (the ranks whose start it has heard of); a barrier is correct
+// when every rank knows every rank at its end.
+// Failures (the first one found): unmatched or leftover messages (deadlock), size or segment
+// mismatches, double counting, wrong final values; the text names the rank, the op and the
+// segment.
+// Complexity: O(ops * (segments per message) * P/64) per run; P <= 64. For tests, not replay.
+#pragma once
+
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "mpi/coll/fragment.hpp"
+
+namespace simfab::coll {
+
+enum class CollKind : uint8_t {
+  kBarrier, kBcast, kReduce, kAllreduce, kScan, kExscan, kReduceScatter, kGather, kAllgather, kScatter, kAlltoall,
+};
+const char* coll_kind_name(CollKind k);
+
+struct CheckReport {
+  std::string error;                   // empty: the algorithm computes the collective
+  uint64_t messages = 0;               // sends over all ranks
+  Bytes bytes = 0;                     // their bytes
+  std::vector<uint32_t> sends;         // per rank
+  std::vector<Bytes> sent_bytes;       // per rank
+  uint32_t rounds = 0;                 // longest chain of messages (the critical path, in hops)
+};
+
+// `gen(f, rank)` appends rank's share of the collective to the cleared fragment `f`;
+// `segments_per_block` is k in the table above. REQUIRES: 1 <= size <= 64, 0 <= root < size.
+using CollGenerator = std::function<void(Fragment& f, RankId rank)>;
+CheckReport check_collective(CollKind kind, int size, RankId root, uint32_t segments_per_block,
+                             const CollGenerator& gen);
+
+}  // namespace simfab::coll

@@ -79,8 +79,9 @@ void Executor::run_send(SimTime t, OpId id) {
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
-  if (envelope) net_.control(c, hs, hd, op.amount, m);
-  else net_.transfer(t, c, hs, hd, op.amount, m);
+  const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m};
+  if (envelope) net_.control(nm);
+  else net_.transfer(nm);
   op.flags |= op_flag::kStarted;
   SimTime after = c;
   program_.on_started(id, after);
@@ -105,8 +106,8 @@ void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
   Msg& msg = msgs_[msg_id];
   msg.phase = MsgPhase::kMatched;
   msg.recv_op = recv;
-  net_.transfer(t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)], msg.size,
-                msg_id);
+  net_.transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
+                           msg.size, stream(msg.src, msg.dst), msg_id});
 }
 
 uint32_t Executor::take_unexpected(RankId r, const Op& recv) {
@@ -166,7 +167,14 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   const RankId r = msgs_[msg_id].dst;
   Queue& w = waiting_[static_cast<size_t>(r)];
   if (!msgs_[msg_id].waiting) {
-    if (w.head != kNoOp || receiver_free(msgs_[msg_id]) > t) {
+    if (msgs_[msg_id].phase == MsgPhase::kMatched) {  // a synchronous send is done when its data is
+      complete_rendezvous_sender(msgs_[msg_id], t);
+      msgs_[msg_id].send_op = kNoOp;
+    }
+    // Matching an envelope needs no CPU (it charges nothing): unless older arrivals wait, it is
+    // matched now, so a posted irecv overlaps a computation with the data transfer.
+    const bool envelope = msgs_[msg_id].phase == MsgPhase::kEnvelope;
+    if (w.head != kNoOp || (!envelope && receiver_free(msgs_[msg_id]) > t)) {
       msgs_[msg_id].waiting = 1;
       const bool first = w.head == kNoOp;
       append_msg(w, msg_id);

@@ -132,6 +132,10 @@ class Executor {
   std::string describe_uq(RankId r) const;
   // t + d; throws InputError when simulated time would overflow (a corrupt or absurd input).
   SimTime later(SimTime t, SimTime d, RankId rank) const;
+  // The delivery-order stream of a message: its (sender, receiver) rank pair.
+  static uint64_t stream(RankId src, RankId dst) {
+    return (uint64_t{static_cast<uint32_t>(src)} << 32) | static_cast<uint32_t>(dst);
+  }
 
   Engine& engine_;
   Network& net_;

@@ -4,7 +4,7 @@
 
 namespace simfab {
 
-void Network::control(SimTime, HostId, HostId, Bytes, uint64_t) {
+void Network::control(const NetMessage&) {
   SIMFAB_CHECK(false, std::string("network model '") + name() +
                           "' answered a detached or synchronous protocol but carries no envelopes");
 }

@@ -16,9 +16,10 @@
 //   control(...)            the envelope of a detached or synchronous send (below): a message
 //                           without payload that the model delivers, like transfer(), with
 //                           Engine::schedule(t, EventKind::kDelivery, token) exactly once.
-// Order: a model delivers the transfers and envelopes of one (src, dst) pair in the order they
-// were issued (TCP streams and InfiniBand reliable connections do), so MPI's non-overtaking rule
-// holds whatever the sizes.
+// Order: a model delivers the transfers and envelopes of one stream (NetMessage::stream, the
+// executor's (sender rank, receiver rank) pair) in the order they were issued, as the TCP
+// connection or InfiniBand queue pair between two processes does, so MPI's non-overtaking rule
+// holds whatever the sizes. Messages of different streams never wait for each other.
 //
 // Protocols (seed 004 §2.2 for LogGOPSim's two, seed 003 §IV-A for the three modes of SMPI):
 //                  data leaves                     the send completes
@@ -47,6 +48,18 @@
 namespace simfab {
 
 enum class Protocol : uint8_t { kEager, kRendezvous, kDetached, kSynchronous };
+
+// One message (or envelope) handed to a model.
+struct NetMessage {
+  SimTime issued;   // the send call starts
+  SimTime departs;  // its CPU overhead is over (issued + send_overhead or isend_overhead); for the
+                    // data of a matched envelope both are the match time
+  HostId src = 0;
+  HostId dst = 0;
+  Bytes size = 0;
+  uint64_t stream = 0;  // delivery order is kept per stream (see "Order" above)
+  uint64_t token = 0;   // what the model passes back with EventKind::kDelivery
+};
 
 // What a model that shares links reports about them (empty for analytic models).
 struct LinkUsage {
@@ -81,12 +94,10 @@ class Network {
   virtual SimTime send_gap(HostId src, HostId dst, Bytes size) const = 0;
   virtual SimTime recv_gap(HostId src, HostId dst, Bytes size) const = 0;
   virtual SimTime isend_overhead(HostId src, HostId dst, Bytes size) const { return send_overhead(src, dst, size); }
-  // `issued` is the time the send starts, `departs` the time its CPU overhead is over (issued +
-  // send_overhead or isend_overhead). For the data of a matched envelope both are the match time.
-  virtual void transfer(SimTime issued, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) = 0;
-  // The envelope of a detached or synchronous send of `size` bytes whose overhead ends at
-  // `departs`. Models whose protocol() never answers kDetached or kSynchronous need not implement it.
-  virtual void control(SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token);
+  virtual void transfer(const NetMessage& m) = 0;
+  // The envelope of a detached or synchronous send (m.size is the size of its data). Models
+  // whose protocol() never answers kDetached or kSynchronous need not implement it.
+  virtual void control(const NetMessage& m);
 
   virtual NetworkStats statistics() const { return {}; }
 

@@ -73,6 +73,12 @@ CASES = [
     ("hostfile bad count", {"h.txt": "node0:many\n"},
      ["--platform", GOOD_PLATFORM, "--trace", GOOD_TI, "--hostfile", "FILE:h.txt"],
      ["h.txt:1:7:", "bad rank count 'many'"]),
+    ("platform route crosses a link twice",
+     {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n  - {name: b, speed: 1Gf}\n"
+                "links:\n  - {name: l, bandwidth: 1GBps, latency: 1us}\n"
+                "routes:\n  - {src: a, dst: b, links: [l, l]}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL, "--cfg", "network/model=flow"],
+     ["p.yaml:7:33:", "link 'l' appears twice"]),
     ("cfg unknown key", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/l=5"], ["did you mean 'loggops/L'"]),
     ("cfg bad value", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/L=soon"], ["bad value 'soon' for loggops/L"]),
     ("cli no application", {}, [], ["give exactly one application"]),

@@ -222,5 +222,56 @@ TEST(FlowNetwork, LinkStatisticsCountBytesBusyTimeAndPeak) {
   EXPECT_DOUBLE_EQ(run.stats.flow_seconds, 4e-3);
 }
 
+TEST(FlowProtocol, AnIrecvOverlapsTheTransferWithComputation) {
+  // Detached (100 kB): the envelope is matched at once although rank 2 computes for 1 ms, so the
+  // data (1 us + 100 us) is there before the calc ends.
+  ExecutionResult r = run_flow("num_ranks 4 rank 0 { s: send 100000b to 2 tag 0 } rank 1 { } "
+                               "rank 2 { r: recv 100000b from 0 tag 0  c: calc 1000000000  c irequires r } rank 3 { }");
+  EXPECT_EQ(r.finish[2].ps(), 1 * kMs);
+}
+
+TEST(FlowProtocol, SynchronousSendCompletesWhenTheDataArrives) {
+  // 400 kB: the data arrives at 1 + 400 us while the receiver computes; the sender is done then.
+  ExecutionResult r = run_flow("num_ranks 4 rank 0 { s: send 400000b to 2 tag 0 } rank 1 { } "
+                               "rank 2 { r: recv 400000b from 0 tag 0  c: calc 1000000000  c irequires r } rank 3 { }");
+  EXPECT_EQ(r.finish[0].ps(), 401 * kUs);
+  EXPECT_EQ(r.finish[2].ps(), 1 * kMs);
+}
+
+TEST(FlowNetwork, OrderIsKeptPerRankPairNotPerHostPair) {
+  // Ranks 0, 1 on host a0 and 2, 3 on host a2 (route over L): rank 1's 10 B to rank 3 shares L
+  // with rank 0's 4 MB to rank 2 (half of 1e9 B/s) but does not wait for it: 1 us + 20 ns.
+  FlowRun run = run_flow_on(shared_link_platform(),
+                            "num_ranks 4 rank 0 { s: send 4000000b to 2 tag 0 } rank 1 { s: send 10b to 3 tag 0 } "
+                            "rank 2 { r: recv 4000000b from 0 tag 0 } rank 3 { r: recv 10b from 1 tag 0 }",
+                            {"flow/async-threshold=10MB", "flow/detached-threshold=10MB"}, {0, 0, 2, 2});
+  EXPECT_EQ(run.r.finish[3].ps(), 1 * kUs + 20000);
+}
+
+TEST(FlowNetwork, RateChangesLeaveNoStaleEvents) {
+  // Rank 0 sends i kB to rank i (i = 1..N) over one shared link: every completion speeds up all
+  // the others. Each rate change moves a due time in the model's heap instead of adding an event,
+  // so events stay linear in N (they grew as N^2 / 2 with one engine event per rate change).
+  constexpr int kN = 200;
+  Platform p;
+  LinkId l = p.add_link(Link{"L", 1e9, SimTime::ps(1000000)});
+  for (int i = 0; i <= kN; ++i) p.add_host(Host{"h" + std::to_string(i), 1, 1e9, -1, -1});
+  std::string g = "num_ranks " + std::to_string(kN + 1) + " rank 0 {";
+  for (int i = 1; i <= kN; ++i) {
+    p.add_route(0, i, {l}, false);
+    g += " s" + std::to_string(i) + ": send " + std::to_string(i * 1000) + "b to " + std::to_string(i) + " tag 0";
+  }
+  g += " }";
+  for (int i = 1; i <= kN; ++i)
+    g += " rank " + std::to_string(i) + " { r: recv " + std::to_string(i * 1000) + "b from 0 tag 0 }";
+  std::vector<HostId> hosts;
+  for (int i = 0; i <= kN; ++i) hosts.push_back(i);
+  FlowRun run = run_flow_on(p, g, {"flow/async-threshold=1MB", "flow/detached-threshold=1MB"}, hosts);
+  ASSERT_TRUE(run.r.blocked.empty());
+  EXPECT_LT(run.r.events, 10u * kN);
+  // Max-min on one link finishes the flows in size order; the last ends when all bytes are through.
+  EXPECT_EQ(run.r.makespan.ps(), 1 * kUs + SimTime::from_seconds(1000.0 * kN * (kN + 1) / 2 / 1e9).ps());
+}
+
 }  // namespace
 }  // namespace simfab

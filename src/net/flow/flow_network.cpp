@@ -49,8 +49,7 @@ SimTime seconds(double s) {
   return SimTime::from_seconds(s);
 }
 
-// Event index: transfer id (32 bits) | phase (2 bits) | version (22 bits).
-constexpr uint32_t kVersionMask = (1u << 22) - 1;
+// Event index: transfer id (32 bits) | phase (2 bits).
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr ConstraintId kNoConstraint = static_cast<ConstraintId>(UINT32_MAX);
 constexpr uint8_t kSolvePriority = 255;  // after every other event of the same instant
@@ -85,24 +84,21 @@ ConstraintId FlowNetwork::constraint_of(LinkId l) {
   return c;
 }
 
-void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint32_t version, uint8_t priority) {
-  engine_.schedule(t, EventKind::kNetwork,
-                   uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32) | (uint64_t{version} << 34), priority);
+void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority) {
+  engine_.schedule(t, EventKind::kNetwork, uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32), priority);
 }
 
-// A new transfer, last of its host pair's delivery order.
-uint32_t FlowNetwork::enqueue(HostId src, HostId dst, uint64_t token) {
+// A new transfer, last of its stream's delivery order.
+uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token) {
   const uint32_t id = transfers_.acquire();
   Transfer& t = transfers_[id];
   t.token = token;
   t.remaining = t.rate = t.bound = 0;
-  t.pair = (uint64_t{static_cast<uint32_t>(src)} << 32) | static_cast<uint32_t>(dst);
-  // t.version continues from the slot's previous transfer: stale completion events of that one
-  // must not match this one.
+  t.stream = stream;
   t.next_in_pair = kNone;
   t.arrived = false;
   t.route.clear();  // keeps its capacity: slots are recycled, so steady state allocates nothing
-  auto [it, fresh] = pairs_.try_emplace(t.pair, PairQueue{id, id});
+  auto [it, fresh] = pairs_.try_emplace(t.stream, PairQueue{id, id});
   if (!fresh) {
     transfers_[it->second.tail].next_in_pair = id;
     it->second.tail = id;
@@ -110,16 +106,22 @@ uint32_t FlowNetwork::enqueue(HostId src, HostId dst, uint64_t token) {
   return id;
 }
 
-void FlowNetwork::transfer(SimTime, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) {
+// The route of a message (in route_scratch_), or an InputError naming the two hosts.
+void FlowNetwork::find_route(HostId src, HostId dst) {
   if (platform_.is_ideal())
     throw InputError(SourceLoc{}, "network/model=flow needs a platform with links (--platform)");
-  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity();
-  const uint32_t id = enqueue(src, dst, token);
-  Transfer& t = transfers_[id];
   if (!platform_.route_into(src, dst, route_scratch_))
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route between host '" + platform_.host(src).name +
                                                               "' and host '" + platform_.host(dst).name +
                                                               "' (a message needs one)");
+}
+
+void FlowNetwork::transfer(const NetMessage& m) {
+  find_route(m.src, m.dst);
+  const Bytes size = m.size;
+  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity();
+  const uint32_t id = enqueue(m.stream, m.token);
+  Transfer& t = transfers_[id];
   for (LinkId l : route_scratch_) {
     const Link& link = platform_.link(l);
     latency_s += link.latency.seconds();
@@ -133,23 +135,22 @@ void FlowNetwork::transfer(SimTime, SimTime departs, HostId src, HostId dst, Byt
     const double window = tcp_gamma_ / (2 * latency_s);
     t.bound = t.bound > 0 ? std::min(t.bound, window) : window;
   }
-  const SimTime start = saturating_add(departs, seconds(latency_s * lat_factor_.value(size)));
+  const SimTime start = saturating_add(m.departs, seconds(latency_s * lat_factor_.value(size)));
   if (start == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message's latency is too long");
   schedule(start, Phase::kStart, id);
 }
 
-void FlowNetwork::control(SimTime departs, HostId src, HostId dst, Bytes, uint64_t token) {
-  schedule(departs, Phase::kArrive, enqueue(src, dst, token));
+void FlowNetwork::control(const NetMessage& m) {
+  find_route(m.src, m.dst);  // the data will need it: report a missing one at the send
+  schedule(m.departs, Phase::kArrive, enqueue(m.stream, m.token));
 }
 
 void FlowNetwork::handle(SimTime now, uint64_t index) {
   const uint32_t id = static_cast<uint32_t>(index);
   switch (static_cast<Phase>((index >> 32) & 3)) {
     case Phase::kStart: start_sharing(now, id); return;
-    case Phase::kDone:
-      if (static_cast<uint32_t>(index >> 34) == transfers_[id].version) complete(now, id);
-      return;  // else superseded by a rate change
+    case Phase::kWake: wake(now); return;
     case Phase::kArrive: arrive(now, id); return;
     case Phase::kSolve: solve(now); return;
   }
@@ -178,6 +179,24 @@ void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
   request_solve(now);
 }
 
+// The current wake-up: completes every transfer due by now. A superseded one does nothing.
+void FlowNetwork::wake(SimTime now) {
+  if (now != wakeup_) return;
+  wakeup_ = SimTime::never();
+  while (!completions_.empty() && completions_.top_time() <= now) {
+    const uint32_t id = completions_.top_id();
+    completions_.erase(id);
+    complete(now, id);
+  }
+  ensure_wakeup();
+}
+
+void FlowNetwork::ensure_wakeup() {
+  if (completions_.empty() || completions_.top_time() >= wakeup_) return;
+  wakeup_ = completions_.top_time();
+  schedule(wakeup_, Phase::kWake, 0);
+}
+
 void FlowNetwork::complete(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
   system_.remove_flow(t.flow);
@@ -195,7 +214,7 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
 // pair is still on its way; then deliver the run of arrived transfers that it was holding back.
 void FlowNetwork::arrive(SimTime now, uint32_t id) {
   transfers_[id].arrived = true;
-  auto it = pairs_.find(transfers_[id].pair);
+  auto it = pairs_.find(transfers_[id].stream);
   SIMFAB_CHECK(it != pairs_.end(), "a transfer is missing from its pair queue");
   PairQueue& q = it->second;
   while (q.head != kNone && transfers_[q.head].arrived) {
@@ -210,7 +229,7 @@ void FlowNetwork::arrive(SimTime now, uint32_t id) {
 void FlowNetwork::request_solve(SimTime now) {
   if (solve_pending_) return;
   solve_pending_ = true;
-  schedule(now, Phase::kSolve, 0, 0, kSolvePriority);
+  schedule(now, Phase::kSolve, 0, kSolvePriority);
 }
 
 // Re-solves what changed since the last solve and reschedules the transfers whose rate changed.
@@ -227,9 +246,9 @@ void FlowNetwork::solve(SimTime now) {
     t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
     t.since = now;
     t.rate = rate;
-    t.version = (t.version + 1) & kVersionMask;
     schedule_completion(now, id);
   }
+  ensure_wakeup();
 }
 
 void FlowNetwork::schedule_completion(SimTime now, uint32_t id) {
@@ -238,7 +257,7 @@ void FlowNetwork::schedule_completion(SimTime now, uint32_t id) {
   const SimTime when = saturating_add(now, seconds(t.remaining / t.rate));
   if (when == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message takes too long");
-  schedule(when, Phase::kDone, id, t.version);
+  completions_.set(id, when);
 }
 
 NetworkStats FlowNetwork::statistics() const {

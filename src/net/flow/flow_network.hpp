@@ -10,7 +10,7 @@
 //        bw_factor(k) * (slowest link bandwidth)            when bw_factor(k) < 1, and by
 //        tcp_gamma / (2 * sum of the route's latencies)     when flow/tcp-gamma > 0 (TCP window)
 //      and changes whenever another flow starts or ends;
-//   3. delivery when the last byte is through, in issue order per (a, b) pair (below); the
+//   3. delivery when the last byte is through, in issue order per stream (below); the
 //      receiver's CPU is then busy for or(k).
 // One flow alone therefore takes  lat * lat_factor(k) + k / (bw * bw_factor(k))  (the closed form
 // of the issue); two equal flows on one shared link each get half of it. Seed 003's limiter
@@ -27,23 +27,26 @@
 // receiver, all piecewise-linear tables (flow/os, flow/ois, flow/or). No NIC gaps: bandwidth is
 // shared in the network instead.
 //
-// Order: transfers and envelopes of one host pair are delivered in the order they were issued (a
-// TCP stream): one that finishes early waits for its predecessors (Network's contract; it keeps
-// MPI's non-overtaking rule when a small message follows a large one).
+// Order: transfers and envelopes of one stream (a rank pair) are delivered in the order they were
+// issued (a TCP connection): one that finishes early waits for its predecessors (Network's
+// contract; it keeps MPI's non-overtaking rule when a small message follows a large one).
 // Messages from a host to itself use its loopback link when the platform gives one, else they
 // are delivered after the sender's overhead (no route, no sharing).
 //
 // Rate changes: flow starts and ends only mark the max-min system; one solve event per simulated
 // instant (lowest priority, after every other event of that instant) re-solves what they touched
 // (MaxMinSystem recomputes the saturated closure of the changes). Each recomputed transfer whose
-// rate changed is advanced to now at its old rate and gets a new completion event; the old event
-// is recognised as stale by a per-transfer version number (the event queue has no cancellation).
-// Cost per start/end: O(route) plus the solve of the closure; no scan of all active flows.
+// rate changed is advanced to now at its old rate and its due time moves in an IndexedHeap of
+// completion times (core/indexed_heap.hpp); the model keeps one engine wake-up at the earliest
+// due time, so moved due times leave no stale events behind (a wake-up superseded by an earlier
+// one is recognised by its time and ignored).
+// Cost per start/end: O(route + log flows) plus the solve of the closure; no scan of all flows.
 //
 // Statistics (statistics()): per used link, the bytes that crossed it, its busy time (at least
 // one flow in the sharing phase), its peak number of concurrent flows; per model, flows, peak
 // concurrent flows, solves and recomputed flows. Memory: ~120 B per message in flight plus 4 B
-// per platform link and ~64 B per link that carried traffic.
+// per platform link and ~64 B per link that carried traffic; engine events: O(1) per message plus
+// at most one wake-up per solve.
 // NOT YET: cross-traffic (SimGrid's 5 % of each flow on the reverse route, issue 6's smpi model)
 // and RTT-weighted sharing (all flows have weight 1).
 #pragma once
@@ -54,6 +57,7 @@
 
 #include "core/config.hpp"
 #include "core/engine.hpp"
+#include "core/indexed_heap.hpp"
 #include "net/flow/maxmin.hpp"
 #include "net/flow/piecewise.hpp"
 #include "net/network.hpp"
@@ -76,8 +80,8 @@ class FlowNetwork final : public Network, private EventHandler {
   SimTime recv_overhead(HostId, HostId, Bytes size) const override;
   SimTime send_gap(HostId, HostId, Bytes) const override { return SimTime::zero(); }
   SimTime recv_gap(HostId, HostId, Bytes) const override { return SimTime::zero(); }
-  void transfer(SimTime issued, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) override;
-  void control(SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) override;
+  void transfer(const NetMessage& m) override;
+  void control(const NetMessage& m) override;
   NetworkStats statistics() const override;
 
   size_t active_flows() const { return system_.num_flows(); }
@@ -90,10 +94,8 @@ class FlowNetwork final : public Network, private EventHandler {
     double bound = 0;      // 0 = none
     SimTime since;         // time `remaining` was last brought up to date
     SimTime started;       // start of the sharing phase
-    uint64_t pair = 0;     // (src << 32) | dst
+    uint64_t stream = 0;   // NetMessage::stream
     FlowId flow{};
-    uint32_t version = 0;  // bumped whenever a pending completion event becomes stale; never reset
-                         // when the slot is recycled (22 bits, wraps after 4 M rate changes)
     uint32_t next_in_pair = 0;
     bool arrived = false;  // done, waiting for an earlier transfer of its pair
     std::vector<ConstraintId> route;
@@ -111,18 +113,21 @@ class FlowNetwork final : public Network, private EventHandler {
     SimTime since;  // start of the current busy period
     SimTime busy;
   };
-  enum class Phase : uint8_t { kStart = 0, kDone = 1, kArrive = 2, kSolve = 3 };
+  enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3 };
 
   void handle(SimTime now, uint64_t index) override;
-  uint32_t enqueue(HostId src, HostId dst, uint64_t token);
+  uint32_t enqueue(uint64_t stream, uint64_t token);
   void start_sharing(SimTime now, uint32_t id);
   void complete(SimTime now, uint32_t id);
   void arrive(SimTime now, uint32_t id);
   void request_solve(SimTime now);
   void solve(SimTime now);
+  void wake(SimTime now);
   void schedule_completion(SimTime now, uint32_t id);
-  void schedule(SimTime t, Phase phase, uint32_t id, uint32_t version = 0, uint8_t priority = 0);
+  void ensure_wakeup();
+  void schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority = 0);
   ConstraintId constraint_of(LinkId l);
+  void find_route(HostId src, HostId dst);
 
   Engine& engine_;
   const Platform& platform_;
@@ -132,7 +137,9 @@ class FlowNetwork final : public Network, private EventHandler {
   SlotPool<Transfer> transfers_;
   std::vector<uint32_t> flow_owner_;           // per FlowId: its transfer
   std::vector<LinkId> route_scratch_;
-  std::unordered_map<uint64_t, PairQueue> pairs_;
+  std::unordered_map<uint64_t, PairQueue> pairs_;  // per stream with transfers in flight
+  IndexedHeap completions_;                        // due time per transfer in the sharing phase
+  SimTime wakeup_ = SimTime::never();              // the engine wake-up that is current
   PiecewiseLinear os_, ois_, or_, lat_factor_, bw_factor_;
   Bytes async_threshold_, detached_threshold_;
   double tcp_gamma_;

@@ -90,12 +90,12 @@ SimTime LogGOPSNetwork::recv_gap(HostId src, HostId dst, Bytes size) const {
   return send_gap(src, dst, size);
 }
 
-void LogGOPSNetwork::transfer(SimTime issued, SimTime, HostId src, HostId dst, Bytes, uint64_t token) {
-  const SimTime arrival = saturating_add(saturating_add(issued, p_.o), latency(src, dst));
+void LogGOPSNetwork::transfer(const NetMessage& m) {
+  const SimTime arrival = saturating_add(saturating_add(m.issued, p_.o), latency(m.src, m.dst));
   if (arrival == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds (about 106 days): a message "
-                                  "from host '" + platform_.host(src).name + "' arrives too late");
-  engine_.schedule(arrival, EventKind::kDelivery, token);
+                                  "from host '" + platform_.host(m.src).name + "' arrives too late");
+  engine_.schedule(arrival, EventKind::kDelivery, m.token);
 }
 
 }  // namespace simfab

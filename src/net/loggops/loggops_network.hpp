@@ -54,7 +54,7 @@ class LogGOPSNetwork final : public Network {
   SimTime recv_overhead(HostId src, HostId dst, Bytes size) const override;
   SimTime send_gap(HostId src, HostId dst, Bytes size) const override;
   SimTime recv_gap(HostId src, HostId dst, Bytes size) const override;
-  void transfer(SimTime issued, SimTime departs, HostId src, HostId dst, Bytes size, uint64_t token) override;
+  void transfer(const NetMessage& m) override;
 
   std::vector<std::pair<std::string, std::string>> derived_parameters() const override;
 

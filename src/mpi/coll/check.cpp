@@ -43,8 +43,8 @@ Layout layout(CollKind kind, int p, uint32_t k) {
   const uint32_t up = static_cast<uint32_t>(p);
   switch (kind) {
     case CollKind::kBarrier: l.segments = 0; break;
-    case CollKind::kBcast: case CollKind::kReduce: case CollKind::kAllreduce: case CollKind::kScan:
-    case CollKind::kExscan: l.segments = k; break;
+    case CollKind::kBcast: case CollKind::kReduce: case CollKind::kAllreduce: l.segments = k; break;
+    case CollKind::kScan: case CollKind::kExscan: l.segments = 2 * k; break;
     case CollKind::kReduceScatter: case CollKind::kGather: case CollKind::kAllgather: case CollKind::kScatter:
       l.segments = up * k; break;
     case CollKind::kAlltoall: l.segments = up * up * k; break;
@@ -80,8 +80,8 @@ Want final_value(CollKind kind, const Layout& l, RankId r, RankId root, uint32_t
     case CollKind::kBcast: return {true, Bits{1} << root};
     case CollKind::kReduce: return {r == root, all};
     case CollKind::kAllreduce: return {true, all};
-    case CollKind::kScan: return {true, upto(r + 1)};
-    case CollKind::kExscan: return {r > 0, upto(r)};
+    case CollKind::kScan: return {seg < l.k, upto(r + 1)};
+    case CollKind::kExscan: return {r > 0 && seg < l.k, upto(r)};
     case CollKind::kReduceScatter: return {b == ur, all};
     case CollKind::kGather: return {r == root, Bits{1} << b};
     case CollKind::kAllgather: return {true, Bits{1} << b};

@@ -11,15 +11,17 @@
 //   bcast           k          root: every segment = {root}           every segment = {root}
 //   reduce          k          every segment = {r}                    root: every segment = ALL
 //   allreduce       k          every segment = {r}                    every segment = ALL
-//   scan            k          every segment = {r}                    every segment = {0..r}
-//   exscan          k          every segment = {r}                    r > 0: every segment = {0..r-1}
+//   scan            2k         every segment = {r}                    segments [0, k) = {0..r}
+//   exscan          2k         every segment = {r}                    r > 0: segments [0, k) = {0..r-1}
 //   reduce_scatter  P*k        every segment = {r}                    block r = ALL
 //   gather          P*k        block r = {r}                          root: block i = {i}
 //   allgather       P*k        block r = {r}                          block i = {i}
 //   scatter         P*k        root: every segment = {root}           block r = {root}
 //   alltoall        P*P*k      block (r, j) = {r} for every j          block (i, r) = {i}
 // Block b of a P*k layout is segments [b*k, (b+1)*k); block (i, j) of alltoall is block i*P + j.
-// Other segments may hold anything at the end (scratch data, partial sums).
+// Other segments may hold anything at the end (scratch data, partial sums). Scan and exscan get
+// k scratch segments [k, 2k) for the second buffer their recursive-doubling forms keep (the
+// partial result beside the prefix).
 //
 // The run: an op starts once its `requires` predecessors completed and its `irequires`
 // predecessors started. A send starts by taking a snapshot of its segments (an empty one is an

@@ -1,0 +1,40 @@
+// MPI_Gather / MPI_Scatter algorithms of OpenMPI 4.1 (ompi/mca/coll/base/coll_base_gather.c,
+// coll_base_scatter.c; MPICH 4.x gather/gather_intra_binomial.c and scatter/
+// scatter_intra_binomial.c have the same shape). P ranks, b bytes per rank's block, checker
+// layout P*k (block r = rank r's data; k = 1 except linear_sync_gather, k = 2).
+//
+//   binomial_gather / binomial_scatter (gather_intra_binomial / scatter_intra_binomial): the
+//     in-order binomial tree of tree_shapes.hpp (build_in_order_bmtree), whose subtree at vrank
+//     v is the contiguous vranks [v, v + m), m = knomial_subtree(v, P, 2) = min(lowbit(v), P-v).
+//     Gather: v receives its children's runs (any order), then sends its whole run of m blocks
+//     to its parent in one message (requiring every child's recv). Scatter: the mirror; v
+//     receives its run, then sends each child its run (largest first). Each message lists every
+//     block it carries (the real ranks of its vranks).
+//     Messages: P-1. Volume: b * (sum over v > 0 of min(lowbit(v), P-v)) = b (P/2) log2 P when
+//     P = 2^m. Critical path: floor(log2 P) hops.
+//   linear_sync_gather(first) (gather_intra_linear_sync): block r is two segments, its first
+//     min(first, b) bytes (segment 2r) and the rest (segment 2r+1). The root, for each other rank
+//     i in rank order: posts the recv of i's first segment, sends i a zero-byte sync, posts the
+//     recv of i's rest, and waits for the first segment before moving on to the next rank. A
+//     non-root waits for the sync, sends its first segment, then its rest.
+//     Messages: 3(P-1) (P-1 of them zero-byte). Volume: (P-1) b.
+//
+// binomial_blocks is the shared in-order binomial scatter/gather of P runs; BlockNaming says how
+// vrank v's block is named and sized: kRanks, segment rank_of_vrank(v) of b bytes (this file);
+// kChunks, segment v of share(b, P, v) bytes (the chunks of scatter_allgather_bcast).
+#pragma once
+
+#include "mpi/coll/fragment.hpp"
+
+namespace simfab::coll {
+
+enum class BlockFlow : uint8_t { kGather, kScatter };
+enum class BlockNaming : uint8_t { kRanks, kChunks };
+
+// REQUIRES (all): 0 <= rank, root < size.
+void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming);
+void binomial_gather(Fragment& f, RankId rank, int size, RankId root, Bytes block);
+void binomial_scatter(Fragment& f, RankId rank, int size, RankId root, Bytes block);
+void linear_sync_gather(Fragment& f, RankId rank, int size, RankId root, Bytes block, Bytes first_segment);
+
+}  // namespace simfab::coll

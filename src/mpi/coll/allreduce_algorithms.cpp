@@ -38,15 +38,12 @@ void allreduce_rabenseifner(Fragment& f, RankId rank, int size, Bytes bytes, con
   check(rank, size);
   const Pof2Fold fold(size);
   const auto pof2 = static_cast<uint32_t>(fold.pof2());
-  const Segs all{0, pof2};
-  After prev = fold_in(f, fold, rank, bytes, all, cost);
-  if (const int v = fold.vrank(rank); v >= 0) {
-    const HalvingChunks chunks{pof2, bytes, 1, 0};
-    ChunkRange held;
-    prev = halving_reduce_scatter(f, fold, v, chunks, MaskOrder::kNearFirst, cost, prev, held);
+  const HalvingChunks chunks{pof2, bytes, 1, 0};
+  ChunkRange held;
+  After prev = fold_and_halve(f, fold, rank, chunks, MaskOrder::kNearFirst, cost, held);
+  if (const int v = fold.vrank(rank); v >= 0)
     prev = doubling_allgather(f, fold, v, chunks, MaskOrder::kNearFirst, held, prev);
-  }
-  fold_out(f, fold, rank, bytes, all, prev);
+  fold_out(f, fold, rank, bytes, Segs{0, pof2}, prev);
 }
 
 void allreduce_ring(Fragment& f, RankId rank, int size, Bytes bytes, const ReduceCost& cost) {

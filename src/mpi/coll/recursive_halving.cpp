@@ -39,21 +39,51 @@ After halving_reduce_scatter(Fragment& f, const Pof2Fold& fold, int vrank, const
   return prev;
 }
 
-After doubling_allgather(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
-                         ChunkRange held, After prev) {
+After fold_and_halve(Fragment& f, const Pof2Fold& fold, RankId rank, const HalvingChunks& chunks, MaskOrder order,
+                     const ReduceCost& cost, ChunkRange& held) {
+  const auto pof2 = static_cast<uint32_t>(fold.pof2());
+  const After prev = fold_in(f, fold, rank, chunks.bytes(0, pof2), chunks.segs(0, pof2), cost);
+  const int v = fold.vrank(rank);
+  return v < 0 ? prev : halving_reduce_scatter(f, fold, v, chunks, order, cost, prev, held);
+}
+
+namespace {
+
+// The rounds of doubling_allgather (to < 0) or doubling_gather (to >= 0).
+After doubling(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
+               ChunkRange held, int to, After prev) {
   const auto pof2 = static_cast<uint32_t>(fold.pof2());
   const auto v = static_cast<uint32_t>(vrank);
-  SIMFAB_CHECK(vrank >= 0 && v < pof2, "doubling_allgather: bad rank");
+  SIMFAB_CHECK(vrank >= 0 && v < pof2 && to < static_cast<int>(pof2), "doubling: bad rank");
   for (int round = std::countr_zero(pof2) - 1; round >= 0; --round) {
     const uint32_t mask = round_mask(pof2, order, round);
     const uint32_t width = held.hi - held.lo;
     const bool lower = (v & mask) == 0;
     const ChunkRange sibling = lower ? ChunkRange{held.hi, held.hi + width} : ChunkRange{held.lo - width, held.lo};
-    prev = sendrecv_step(f, prev, side(fold, v ^ mask, chunks, held), side(fold, v ^ mask, chunks, sibling),
-                         Combine::kReplace, ReduceCost{});
+    const Side out = side(fold, v ^ mask, chunks, held), in = side(fold, v ^ mask, chunks, sibling);
+    if (to < 0) {
+      prev = sendrecv_step(f, prev, out, in, Combine::kReplace, ReduceCost{});
+    } else if ((v & mask) != (static_cast<uint32_t>(to) & mask)) {
+      return send_step(f, prev, out);
+    } else {
+      prev = recv_step(f, prev, in, Combine::kReplace, ReduceCost{});
+    }
     held = lower ? ChunkRange{held.lo, sibling.hi} : ChunkRange{sibling.lo, held.hi};
   }
   return prev;
+}
+
+}  // namespace
+
+After doubling_allgather(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
+                         ChunkRange held, After prev) {
+  return doubling(f, fold, vrank, chunks, order, held, -1, prev);
+}
+
+After doubling_gather(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
+                      ChunkRange held, int to, After prev) {
+  SIMFAB_CHECK(to >= 0, "doubling_gather: bad root");
+  return doubling(f, fold, vrank, chunks, order, held, to, prev);
 }
 
 }  // namespace simfab::coll

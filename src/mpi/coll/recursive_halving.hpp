@@ -1,6 +1,7 @@
-// Recursive halving (reduce-scatter) and recursive doubling (allgather) over the pof2 survivors of
-// a Pof2Fold (pof2_fold.hpp): the two halves of Rabenseifner's allreduce (MPICH 4.x
-// allreduce_intra_reduce_scatter_allgather.c) and MPICH's reduce_scatter_intra_recursive_halving.c.
+// Recursive halving (reduce-scatter) and recursive doubling (allgather, or gather to one rank) over
+// the pof2 survivors of a Pof2Fold (pof2_fold.hpp): the two halves of Rabenseifner's allreduce
+// (MPICH 4.x allreduce_intra_reduce_scatter_allgather.c) and reduce (reduce_intra_reduce_scatter_
+// gather.c), and MPICH's reduce_scatter_intra_recursive_halving.c.
 //
 // The buffer is cut into pof2 chunks. A survivor with virtual rank v starts holding all of them;
 // in each of the log2(pof2) rounds it pairs with v ^ mask, halves its range [lo, hi), keeps the
@@ -10,7 +11,9 @@
 // It ends holding one chunk, reduced over the whole group. The allgather undoes the rounds in
 // reverse mask order: the partner holds the sibling of the current range (the range of the same
 // size just above when bit `mask` of v is 0, just below otherwise); send the range, receive the
-// sibling (kReplace), hold both.
+// sibling (kReplace), hold both. The gather runs the same rounds towards one virtual rank `to`: of
+// each pair, the rank whose bit `mask` differs from `to`'s sends its range and is done, the other
+// receives the sibling (a binomial gather; `to` ends holding every chunk).
 // Mask order: MPICH's allreduce goes near-first (mask = 1, 2, .., pof2/2), which leaves v with chunk
 // bit_reverse(v); its reduce_scatter goes far-first (pof2/2, .., 1), which leaves v with chunk v,
 // the block it must return.
@@ -58,8 +61,18 @@ struct ChunkRange {
 After halving_reduce_scatter(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks,
                              MaskOrder order, const ReduceCost& cost, After prev, ChunkRange& held);
 
+// The usual opening of the three: fold_in of the whole buffer (chunks 0 .. pof2), then, on a
+// survivor, the halving. Returns the last step so far; `held` is set on survivors only.
+After fold_and_halve(Fragment& f, const Pof2Fold& fold, RankId rank, const HalvingChunks& chunks, MaskOrder order,
+                     const ReduceCost& cost, ChunkRange& held);
+
 // `order`: the order the halving used (the allgather runs it backwards); `held`: what it left.
 After doubling_allgather(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
                          ChunkRange held, After prev);
+
+// The gather to virtual rank `to` (REQUIRES: 0 <= to < fold.pof2()). Returns the rank's last step
+// (its send, or for `to` the last receive).
+After doubling_gather(Fragment& f, const Pof2Fold& fold, int vrank, const HalvingChunks& chunks, MaskOrder order,
+                      ChunkRange held, int to, After prev);
 
 }  // namespace simfab::coll

@@ -23,12 +23,9 @@ void reduce_scatter_recursive_halving(Fragment& f, RankId rank, int size, Bytes 
   const Pof2Fold fold(size);
   const auto p = static_cast<uint32_t>(size);
   const Bytes total = block * p;
-  After prev = fold_in(f, fold, rank, total, Segs{0, p}, cost);
-  if (const int v = fold.vrank(rank); v >= 0) {
-    const HalvingChunks chunks{p, total, 1, static_cast<uint32_t>(fold.rem())};
-    ChunkRange held;
-    prev = halving_reduce_scatter(f, fold, v, chunks, MaskOrder::kFarFirst, cost, prev, held);
-  }
+  ChunkRange held;
+  const After prev = fold_and_halve(f, fold, rank, HalvingChunks{p, total, 1, static_cast<uint32_t>(fold.rem())},
+                                    MaskOrder::kFarFirst, cost, held);
   if (fold.folded(rank)) {
     const RankId sitter = fold.sits_out(rank) ? rank : fold.partner(rank);
     fold_out(f, fold, rank, block, block_segs(sitter), prev);

@@ -57,8 +57,9 @@ Bits initial(CollKind kind, const Layout& l, RankId r, RankId root, uint32_t seg
   const uint32_t b = l.block_of(seg);
   switch (kind) {
     case CollKind::kBcast: case CollKind::kScatter: return r == root ? me : 0;
-    case CollKind::kReduce: case CollKind::kAllreduce: case CollKind::kScan: case CollKind::kExscan:
+    case CollKind::kReduce: case CollKind::kAllreduce: case CollKind::kScan:
     case CollKind::kReduceScatter: return me;
+    case CollKind::kExscan: return seg < l.k ? 0 : me;  // recvbuf holds nothing until written
     case CollKind::kGather: case CollKind::kAllgather: return b == static_cast<uint32_t>(r) ? me : 0;
     case CollKind::kAlltoall: return b / static_cast<uint32_t>(l.p) == static_cast<uint32_t>(r) ? me : 0;
     case CollKind::kBarrier: return 0;
@@ -247,18 +248,24 @@ class Checker {
     if (m.bytes != op.amount)
       return fail(dst, i, "receives " + std::to_string(op.amount) + " B from rank " + std::to_string(src) + " but op " +
                               std::to_string(m.send_op) + " there sends " + std::to_string(m.bytes) + " B");
-    if (!std::equal(want.begin(), want.end(), m.segs.begin(), m.segs.end()))
+    // The receive lists the sent segments, then possibly further targets of the same length
+    // (fan-out: the received buffer merged into several of the receiver's).
+    const size_t len = m.segs.size();
+    if (want.size() < len || !std::equal(m.segs.begin(), m.segs.end(), want.begin()) ||
+        (len == 0 ? !want.empty() : want.size() % len != 0))
       return fail(dst, i, "receives other segments than op " + std::to_string(m.send_op) + " of rank " +
                               std::to_string(src) + " sends");
-    for (size_t j = 0; j < m.segs.size(); ++j) {
-      const uint32_t s = m.segs[j];
+    for (size_t j = 0; j < want.size(); ++j) {
+      const uint32_t s = want[j];
+      if (s >= layout_.segments) return fail(dst, i, "receives into segment " + std::to_string(s) + " beyond the layout");
+      const Bits v = m.values[j % len];
       if (op.combine == Combine::kReduce) {
-        if (rr.value[s] & m.values[j])
-          return fail(dst, i, "counts the contribution of rank " + std::to_string(std::countr_zero(rr.value[s] & m.values[j])) +
+        if (rr.value[s] & v)
+          return fail(dst, i, "counts the contribution of rank " + std::to_string(std::countr_zero(rr.value[s] & v)) +
                                   " twice in segment " + std::to_string(s));
-        rr.value[s] |= m.values[j];
+        rr.value[s] |= v;
       } else {
-        rr.value[s] = m.values[j];
+        rr.value[s] = v;
       }
       rr.writer[s] = i;
     }

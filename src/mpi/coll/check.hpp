@@ -12,7 +12,7 @@
 //   reduce          k          every segment = {r}                    root: every segment = ALL
 //   allreduce       k          every segment = {r}                    every segment = ALL
 //   scan            2k         every segment = {r}                    segments [0, k) = {0..r}
-//   exscan          2k         every segment = {r}                    r > 0: segments [0, k) = {0..r-1}
+//   exscan          2k         [0, k) = {} (recvbuf), [k, 2k) = {r}   r > 0: segments [0, k) = {0..r-1}
 //   reduce_scatter  P*k        every segment = {r}                    block r = ALL
 //   gather          P*k        block r = {r}                          root: block i = {i}
 //   allgather       P*k        block r = {r}                          block i = {i}
@@ -27,10 +27,12 @@
 // predecessors started. A send starts by taking a snapshot of its segments (an empty one is an
 // error: the rank sends data it does not hold) and completes at once. A recv is posted when it
 // starts and matches messages from its peer in order (MPI's non-overtaking rule); it then checks
-// the message lists the same segments with the same size, and merges: kReplace copies,
-// kReduce unions and fails if a contribution would be counted twice. Every message also carries
-// the sender's causal knowledge (the ranks whose start it has heard of); a barrier is correct
-// when every rank knows every rank at its end.
+// the message has the same size and that the receive lists the segments the send lists, then
+// possibly more runs of the same length (fan-out: one received buffer merged into several of the
+// receiver's, as MPICH's scan reduces tmp_buf into partial_scan and recvbuf); it merges into
+// each run: kReplace copies, kReduce unions and fails if a contribution would be counted twice.
+// Every message also carries the sender's causal knowledge (the ranks whose start it has heard
+// of); a barrier is correct when every rank knows every rank at its end.
 // Failures (the first one found): unmatched or leftover messages (deadlock), size or segment
 // mismatches, double counting, wrong final values; the text names the rank, the op and the
 // segment.

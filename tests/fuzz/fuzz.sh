@@ -14,6 +14,12 @@ mkdir -p "$build/obj" "$root/tests/fuzz/work"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -I"$root/src"
        -DSIMFAB_VERSION=\"fuzz\" -Wno-unused-command-line-argument)
 objs=()
+# An object is stale when its source or any header is newer (headers are shared, so any change
+# to one rebuilds everything: simple and never wrong).
+newest_header=$(cd "$root" && find src -name '*.hpp' -newer "$build/obj/.stamp" 2>/dev/null | head -n 1 || true)
+[ -f "$build/obj/.stamp" ] || newest_header=yes
+[ -n "$newest_header" ] && rm -f "$build"/obj/*.o
+touch "$build/obj/.stamp"
 for src in $(cd "$root" && find src -name '*.cpp' ! -name '*_test.cpp' | sort); do
   obj="$build/obj/$(echo "$src" | tr / _).o"
   if [ ! -f "$obj" ] || [ "$root/$src" -nt "$obj" ]; then

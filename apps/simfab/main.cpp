@@ -4,6 +4,7 @@
 //   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
 //   simfab config --list
+//   simfab coll --list
 //   simfab version | --version
 //   simfab help | --help
 #include <cstdio>
@@ -17,6 +18,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/spelling.hpp"
+#include "mpi/coll/registry.hpp"
 #include "report/summary.hpp"
 #include "sim/simulation.hpp"
 
@@ -37,6 +39,7 @@ constexpr const char* kUsage =
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
     "  simfab config --list   every configuration key with its type, default and meaning\n"
+    "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input, 3 deadlock in the replayed application, 1 internal error\n";
 
@@ -60,6 +63,17 @@ void write_file_atomically(const std::string& path, const std::string& content) 
     std::remove(tmp.c_str());
     throw InputError(SourceLoc{path, 0, 0}, "cannot write the JSON output file");
   }
+}
+
+int cmd_coll(const std::vector<std::string>& args) {
+  if (args.size() != 1 || args[0] != "--list") throw usage_error("expected 'simfab coll --list'");
+  for (size_t i = 0; i < static_cast<size_t>(coll::CollOp::kCount); ++i) {
+    const auto op = static_cast<coll::CollOp>(i);
+    std::cout << coll::coll_op_name(op) << " (--cfg " << coll::coll_op_key(op) << "=ALGORITHM)\n";
+    for (const coll::CollAlgorithm& a : coll::coll_algorithms(op))
+      std::cout << "    " << a.name << ": " << a.doc << "\n";
+  }
+  return 0;
 }
 
 int cmd_config(const std::vector<std::string>& args) {
@@ -145,6 +159,7 @@ int main_impl(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "run") return cmd_run(args);
   if (cmd == "config") return cmd_config(args);
+  if (cmd == "coll") return cmd_coll(args);
   if (cmd == "version" || cmd == "--version") {
     std::cout << "simfab " << SIMFAB_VERSION << "\n";
     return 0;
@@ -153,7 +168,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, config, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, config, coll, version or help");
 }
 
 }  // namespace

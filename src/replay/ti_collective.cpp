@@ -5,13 +5,40 @@
 #include "mpi/coll/dissemination.hpp"
 #include "mpi/coll/linear.hpp"
 #include "mpi/coll/reduce_scatter.hpp"
+#include "mpi/coll/registry.hpp"
 #include "replay/ti_program.hpp"
 
 namespace simfab {
 
+namespace {
+
+// The configurable collective a TI action is, with its CollCall; kCount when it has none.
+coll::CollOp configurable(const TiAction& a, RankId r, int p, coll::CollCall& call) {
+  call = coll::CollCall{r, p, 0, a.bytes};
+  switch (a.kind) {
+    case TiKind::kBarrier: return coll::CollOp::kBarrier;
+    case TiKind::kBcast: call.root = a.peer; return coll::CollOp::kBcast;
+    case TiKind::kReduce: call.root = a.peer; return coll::CollOp::kReduce;
+    case TiKind::kAllreduce: return coll::CollOp::kAllreduce;
+    case TiKind::kAllgather: return coll::CollOp::kAllgather;
+    case TiKind::kAlltoall: return coll::CollOp::kAlltoall;
+    case TiKind::kGather: call.root = a.peer; return coll::CollOp::kGather;
+    case TiKind::kScatter: call.root = a.peer; call.bytes = a.bytes2; return coll::CollOp::kScatter;
+    default: return coll::CollOp::kCount;
+  }
+}
+
+}  // namespace
+
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing) {
+                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice) {
   const int p = num_ranks;
+  coll::CollCall call;
+  if (const coll::CollOp op = configurable(a, r, p, call); op != coll::CollOp::kCount && choice.of(op)) {
+    choice.of(op)->build(f, call);
+    f.close(closing);
+    return;
+  }
   const auto per_rank = [&](size_t first) {
     SIMFAB_CHECK(counts.size() >= first + static_cast<size_t>(p), "build_ti_collective: counts too short");
     return counts.subspan(first, static_cast<size_t>(p));

@@ -16,12 +16,13 @@ constexpr double kMaxCalcPs = static_cast<double>(INT64_MAX / 4);
 }  // namespace
 
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
-                                         const std::vector<HostId>& rank_host) {
-  return std::make_unique<TiProgram>(trace, ops, platform, rank_host);
+                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice) {
+  return std::make_unique<TiProgram>(trace, ops, platform, rank_host, choice);
 }
 
-TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host)
-    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops) {
+TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
+                     coll::CollChoice choice)
+    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops), choice_(choice) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
   for (HostId h : rank_host_)
@@ -147,7 +148,7 @@ void TiProgram::advance(RankId r, SimTime t) {
         if (a.kind == TiKind::kReduce || a.kind == TiKind::kAllreduce || a.kind == TiKind::kReducescatter)
           closing = compute_time(r, a.amount, line);
         frag_.clear();
-        build_ti_collective(frag_, a, r, p, counts_, closing);
+        build_ti_collective(frag_, a, r, p, counts_, closing, choice_);
         const auto tag = static_cast<int32_t>(s.colls++ & INT32_MAX);
         s.state = State::kCollective;
         s.wait = runner_.start(*ex_, frag_, r, tag, kCollectiveContext, t);

@@ -45,9 +45,10 @@ namespace simfab {
 
 // Appends rank r's share of the collective `a` to `f` and closes it with a calc of
 // `closing` (the reduction's compute time, or 0). `counts` = the per-rank byte counts
-// parse_ti_action filled for the v-collectives. Algorithms: see the table in ti_trace.hpp.
+// parse_ti_action filled for the v-collectives. Algorithms: see the table in ti_trace.hpp, unless
+// `choice` names another for that collective (mpi/coll/registry.hpp).
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing);
+                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice);
 
 class TiProgram final : public Program {
  public:
@@ -55,7 +56,8 @@ class TiProgram final : public Program {
   static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
   static constexpr uint8_t kCollectiveContext = 1;
 
-  TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host);
+  TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
+            coll::CollChoice choice = {});
 
   int num_ranks() const override { return trace_.num_ranks(); }
   void start(Executor& ex) override;
@@ -120,6 +122,7 @@ class TiProgram final : public Program {
   std::vector<RankState> ranks_;
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;
+  coll::CollChoice choice_;  // the algorithm of each configurable collective
   coll::Fragment frag_;        // scratch: the collective being started
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
 };

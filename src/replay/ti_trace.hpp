@@ -115,6 +115,7 @@
 #include <vector>
 
 #include "core/mapped_file.hpp"
+#include "mpi/coll/registry.hpp"
 #include "mpi/program.hpp"
 #include "platform/platform.hpp"
 
@@ -193,6 +194,6 @@ int ti_num_ranks(const TiTrace& trace);
 // The Program that replays `trace`; compute amounts are flops divided by the speed of the rank's
 // host. Parse errors found during the replay are thrown as InputError (file, line, column, echo).
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
-                                         const std::vector<HostId>& rank_host);
+                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice = {});
 
 }  // namespace simfab

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <memory>
 
+#include "mpi/coll/registry.hpp"
 #include "net/network_registry.hpp"
 #include "platform/yaml_platform.hpp"
 #include "replay/goal_program.hpp"
@@ -13,7 +14,10 @@
 
 namespace simfab {
 
-void register_builtin_keys(Config& cfg) { register_network_keys(cfg); }
+void register_builtin_keys(Config& cfg) {
+  register_network_keys(cfg);
+  coll::register_coll_keys(cfg);
+}
 
 namespace {
 
@@ -76,7 +80,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   std::vector<HostId> rank_host = in.hostfile_path.empty() ? map_ranks(platform, num_ranks, out.application)
                                                            : read_hostfile(in.hostfile_path, platform, num_ranks);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
-  else program = make_ti_program(*trace, ti_ops, platform, rank_host);
+  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg));
 
   std::unique_ptr<Network> net = make_network(engine, platform, cfg);
   Executor ex(engine, *net, *ops, *program, rank_host);

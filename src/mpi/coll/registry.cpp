@@ -1,0 +1,174 @@
+#include "mpi/coll/registry.hpp"
+
+#include <algorithm>
+#include <bit>
+
+#include "mpi/coll/allgather_algorithms.hpp"
+#include "mpi/coll/allreduce_algorithms.hpp"
+#include "mpi/coll/alltoall_algorithms.hpp"
+#include "mpi/coll/barrier_algorithms.hpp"
+#include "mpi/coll/bcast_algorithms.hpp"
+#include "mpi/coll/dissemination.hpp"
+#include "mpi/coll/gather_scatter_algorithms.hpp"
+#include "mpi/coll/reduce_algorithms.hpp"
+
+namespace simfab::coll {
+
+namespace {
+
+uint32_t segments_of(Bytes bytes) {
+  return static_cast<uint32_t>(std::clamp<Bytes>((bytes + kSegmentBytes - 1) / kSegmentBytes, 1, 1u << 20));
+}
+bool pow2(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
+
+// "schedgen" is a marker: the caller keeps its own (Schedgen) expansion.
+constexpr CollAlgorithm kSchedgen{"schedgen", "LogGOPSim's Schedgen pattern (default; what TI replay has always used)",
+                                  nullptr};
+
+const CollAlgorithm kBarrier[] = {
+    kSchedgen,
+    {"dissemination", "dissemination with ordered rounds (MPICH), a causal barrier",
+     [](Fragment& f, const CollCall& c) { dissemination_barrier(f, c.rank, c.size, 0); }},
+    {"tree", "binomial fan-in to rank 0, then fan-out",
+     [](Fragment& f, const CollCall& c) { tree_barrier(f, c.rank, c.size); }},
+    {"recursive-doubling", "recursive doubling with the non-power-of-two fold",
+     [](Fragment& f, const CollCall& c) { recursive_doubling_barrier(f, c.rank, c.size); }},
+    {"double-ring", "a token twice around the ring (OpenMPI)",
+     [](Fragment& f, const CollCall& c) { double_ring_barrier(f, c.rank, c.size); }},
+};
+const CollAlgorithm kBcast[] = {
+    kSchedgen,
+    {"linear", "the root sends to every rank",
+     [](Fragment& f, const CollCall& c) { linear_bcast(f, c.rank, c.size, c.root, c.bytes); }},
+    {"binomial", "binomial tree (in-order, OpenMPI)",
+     [](Fragment& f, const CollCall& c) { knomial_bcast(f, c.rank, c.size, c.root, c.bytes, 2); }},
+    {"knomial4", "4-nomial tree (MPICH knomial, radix 4)",
+     [](Fragment& f, const CollCall& c) { knomial_bcast(f, c.rank, c.size, c.root, c.bytes, 4); }},
+    {"binary", "binary tree, pipelined in 64 KiB segments",
+     [](Fragment& f, const CollCall& c) { binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+    {"split-binary", "split-binary tree (OpenMPI), 64 KiB segments",
+     [](Fragment& f, const CollCall& c) {
+       split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes));
+     }},
+    {"pipeline", "chain, pipelined in 64 KiB segments",
+     [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+    {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
+     [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
+};
+const CollAlgorithm kReduce[] = {
+    kSchedgen,
+    {"linear", "every rank sends to the root",
+     [](Fragment& f, const CollCall& c) { linear_reduce(f, c.rank, c.size, c.root, c.bytes); }},
+    {"binomial", "binomial tree",
+     [](Fragment& f, const CollCall& c) { knomial_reduce(f, c.rank, c.size, c.root, c.bytes, 2); }},
+    {"binary", "binary tree, pipelined in 64 KiB segments",
+     [](Fragment& f, const CollCall& c) { binary_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+    {"pipeline", "chain, pipelined in 64 KiB segments",
+     [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+    {"rabenseifner", "reduce-scatter by recursive halving, then binomial gather (MPICH)",
+     [](Fragment& f, const CollCall& c) { rabenseifner_reduce(f, c.rank, c.size, c.root, c.bytes); }},
+};
+const CollAlgorithm kAllreduce[] = {
+    kSchedgen,
+    {"recursive-doubling", "recursive doubling with the non-power-of-two fold (MPICH)",
+     [](Fragment& f, const CollCall& c) { allreduce_recursive_doubling(f, c.rank, c.size, c.bytes, {}); }},
+    {"rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather (MPICH)",
+     [](Fragment& f, const CollCall& c) { allreduce_rabenseifner(f, c.rank, c.size, c.bytes, {}); }},
+    {"ring", "ring reduce-scatter then ring allgather (OpenMPI)",
+     [](Fragment& f, const CollCall& c) { allreduce_ring(f, c.rank, c.size, c.bytes, {}); }},
+    {"segmented-ring", "ring with each block pipelined in 64 KiB segments (OpenMPI)",
+     [](Fragment& f, const CollCall& c) {
+       allreduce_ring_segmented(f, c.rank, c.size, c.bytes, {},
+                                segments_of(c.bytes / static_cast<Bytes>(std::max(1, c.size))));
+     }},
+    {"reduce-bcast", "binomial reduce to rank 0, then binomial bcast",
+     [](Fragment& f, const CollCall& c) { allreduce_reduce_bcast(f, c.rank, c.size, c.bytes, {}); }},
+};
+const CollAlgorithm kAllgather[] = {
+    kSchedgen,
+    {"ring", "p-1 steps around the ring",
+     [](Fragment& f, const CollCall& c) { allgather_ring(f, c.rank, c.size, c.bytes); }},
+    {"recursive-doubling", "recursive doubling (Bruck when P is not a power of two, as OpenMPI)",
+     [](Fragment& f, const CollCall& c) {
+       if (pow2(c.size)) allgather_recursive_doubling(f, c.rank, c.size, c.bytes);
+       else allgather_bruck(f, c.rank, c.size, c.bytes);
+     }},
+    {"bruck", "Bruck: ceil(log2 P) steps of growing blocks",
+     [](Fragment& f, const CollCall& c) { allgather_bruck(f, c.rank, c.size, c.bytes); }},
+    {"neighbor-exchange", "neighbour exchange (ring when P is odd, as OpenMPI)",
+     [](Fragment& f, const CollCall& c) {
+       if (c.size % 2 == 0) allgather_neighbor_exchange(f, c.rank, c.size, c.bytes);
+       else allgather_ring(f, c.rank, c.size, c.bytes);
+     }},
+};
+const CollAlgorithm kAlltoall[] = {
+    kSchedgen,
+    {"pairwise", "p-1 exchange steps with rank r+s (OpenMPI)",
+     [](Fragment& f, const CollCall& c) { alltoall_pairwise(f, c.rank, c.size, c.bytes); }},
+    {"bruck", "Bruck: ceil(log2 P) steps",
+     [](Fragment& f, const CollCall& c) { alltoall_bruck(f, c.rank, c.size, c.bytes); }},
+    {"basic-linear", "every receive posted, then every send (OpenMPI basic_linear)",
+     [](Fragment& f, const CollCall& c) { alltoall_basic_linear(f, c.rank, c.size, c.bytes); }},
+    {"linear-sync", "linear with at most 4 requests of each kind outstanding (OpenMPI linear_sync)",
+     [](Fragment& f, const CollCall& c) { alltoall_linear_sync(f, c.rank, c.size, c.bytes, 4); }},
+    {"ring", "blocks forwarded around the ring",
+     [](Fragment& f, const CollCall& c) { alltoall_ring(f, c.rank, c.size, c.bytes); }},
+};
+const CollAlgorithm kGather[] = {
+    kSchedgen,
+    {"binomial", "binomial tree, subtrees' blocks travel together (OpenMPI)",
+     [](Fragment& f, const CollCall& c) { binomial_gather(f, c.rank, c.size, c.root, c.bytes); }},
+};
+const CollAlgorithm kScatter[] = {
+    kSchedgen,
+    {"binomial", "binomial tree (OpenMPI)",
+     [](Fragment& f, const CollCall& c) { binomial_scatter(f, c.rank, c.size, c.root, c.bytes); }},
+};
+
+}  // namespace
+
+const char* coll_op_name(CollOp op) {
+  static const char* const kNames[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather",
+                                       "scatter"};
+  return kNames[static_cast<size_t>(op)];
+}
+
+std::string coll_op_key(CollOp op) { return std::string("mpi/") + coll_op_name(op); }
+
+std::span<const CollAlgorithm> coll_algorithms(CollOp op) {
+  switch (op) {
+    case CollOp::kBarrier: return kBarrier;
+    case CollOp::kBcast: return kBcast;
+    case CollOp::kReduce: return kReduce;
+    case CollOp::kAllreduce: return kAllreduce;
+    case CollOp::kAllgather: return kAllgather;
+    case CollOp::kAlltoall: return kAlltoall;
+    case CollOp::kGather: return kGather;
+    case CollOp::kScatter: return kScatter;
+    case CollOp::kCount: break;
+  }
+  return {};
+}
+
+void register_coll_keys(Config& cfg) {
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+    const auto op = static_cast<CollOp>(i);
+    std::vector<std::string> names;
+    for (const CollAlgorithm& a : coll_algorithms(op)) names.emplace_back(a.name);
+    cfg.declare({coll_op_key(op), CfgType::kChoice, "schedgen",
+                 std::string("the algorithm of MPI_") + coll_op_name(op) + " (simfab coll --list)", names});
+  }
+}
+
+CollChoice CollChoice::from(const Config& cfg) {
+  CollChoice c;
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+    const auto op = static_cast<CollOp>(i);
+    const std::string& name = cfg.choice(coll_op_key(op));
+    for (const CollAlgorithm& a : coll_algorithms(op))
+      if (name == a.name) c.algorithm[i] = a.build ? &a : nullptr;
+  }
+  return c;
+}
+
+}  // namespace simfab::coll

@@ -34,8 +34,7 @@ void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num
                          std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice) {
   const int p = num_ranks;
   coll::CollCall call;
-  if (const coll::CollOp op = configurable(a, r, p, call); op != coll::CollOp::kCount && choice.of(op)) {
-    choice.of(op)->build(f, call);
+  if (const coll::CollOp op = configurable(a, r, p, call); op != coll::CollOp::kCount && choice.build(op, f, call)) {
     f.close(closing);
     return;
   }

@@ -6,6 +6,8 @@
 #include "mpi/coll/allreduce_algorithms.hpp"
 #include "mpi/coll/check.hpp"
 #include "mpi/coll/reduce_algorithms.hpp"
+#include "mpi/coll/select_mpich.hpp"
+#include "mpi/coll/select_ompi.hpp"
 #include "mpi/coll/registry.hpp"
 #include "sim/simulation.hpp"
 #include "test_support.hpp"
@@ -116,6 +118,38 @@ TEST(CollRegistry, UnknownAlgorithmIsAnErrorListingTheChoices) {
     FAIL();
   } catch (const InputError& e) {
     EXPECT_NE(std::string(e.what()).find("ring"), std::string::npos) << e.what();
+  }
+}
+
+TEST(CollRegistry, SelectorsPickPerCallAndAForcedAlgorithmWins) {
+  // 16 ranks, 1 MiB allreduce (BYTE): MPICH 3.3 takes Rabenseifner (> 2048 B, count >= pof2):
+  // 2 log2(16) messages per rank.
+  const std::string trace = every_rank(16, "allreduce 1048576 0");
+  EXPECT_STREQ(select_mpich(CollOp::kAllreduce, 16, 1048576).algorithm, "rabenseifner");
+  EXPECT_EQ(run_ti(trace, 16, {"mpi/coll-selector=mpich"}).messages, 16u * 2 * 4);
+  // OpenMPI 4.1: whatever its table says, the selector's run is the forced run of that algorithm.
+  const CollDecision d = select_ompi(CollOp::kAllreduce, 16, 1048576);
+  const TiRun selected = run_ti(trace, 16, {"mpi/coll-selector=ompi"});
+  const TiRun forced = run_ti(trace, 16, {std::string("mpi/allreduce=") + d.algorithm});
+  EXPECT_EQ(selected.messages, forced.messages) << d.algorithm;
+  EXPECT_EQ(selected.bytes, forced.bytes) << d.algorithm;
+  // A forced algorithm beats the selector; forcing schedgen restores Schedgen's dissemination.
+  EXPECT_EQ(run_ti(trace, 16, {"mpi/coll-selector=mpich", "mpi/allreduce=ring"}).messages, 16u * 2 * 15);
+  EXPECT_EQ(run_ti(trace, 16, {"mpi/coll-selector=mpich", "mpi/allreduce=schedgen"}).messages, 16u * 4);
+  // Small messages: MPICH's recursive doubling (<= 2048 B), log2(16) messages per rank.
+  EXPECT_EQ(run_ti(every_rank(16, "allreduce 8 0"), 16, {"mpi/coll-selector=mpich"}).messages, 16u * 4);
+}
+
+TEST(CollRegistry, SelectorsReplayEveryCollectiveWithoutDeadlock) {
+  for (int p : {2, 7, 16}) {
+    std::string trace = every_rank(p, "barrier") + every_rank(p, "bcast 200000 1") + every_rank(p, "reduce 100 0 1") +
+                        every_rank(p, "allreduce 300000 0") + every_rank(p, "allgather 64 64") +
+                        every_rank(p, "alltoall 100 100") + every_rank(p, "gather 300 300 1") +
+                        every_rank(p, "scatter 300 300 1");
+    for (const char* sel : {"ompi", "mpich"}) {
+      TiRun r = run_ti(trace, p, {std::string("mpi/coll-selector=") + sel});
+      EXPECT_FALSE(r.deadlock) << sel << " on " << p;
+    }
   }
 }
 

@@ -11,13 +11,17 @@
 #include "mpi/coll/dissemination.hpp"
 #include "mpi/coll/gather_scatter_algorithms.hpp"
 #include "mpi/coll/reduce_algorithms.hpp"
+#include "mpi/coll/select_mpich.hpp"
+#include "mpi/coll/select_ompi.hpp"
 
 namespace simfab::coll {
 
 namespace {
 
-uint32_t segments_of(Bytes bytes) {
-  return static_cast<uint32_t>(std::clamp<Bytes>((bytes + kSegmentBytes - 1) / kSegmentBytes, 1, 1u << 20));
+// Segments of at most `segment` bytes (0: one segment, unsegmented).
+uint32_t segments_of(Bytes bytes, Bytes segment) {
+  if (segment == 0) return 1;
+  return static_cast<uint32_t>(std::clamp<Bytes>((bytes + segment - 1) / segment, 1, 1u << 20));
 }
 bool pow2(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
 
@@ -45,13 +49,13 @@ const CollAlgorithm kBcast[] = {
     {"knomial4", "4-nomial tree (MPICH knomial, radix 4)",
      [](Fragment& f, const CollCall& c) { knomial_bcast(f, c.rank, c.size, c.root, c.bytes, 4); }},
     {"binary", "binary tree, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+     [](Fragment& f, const CollCall& c) { binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
     {"split-binary", "split-binary tree (OpenMPI), 64 KiB segments",
      [](Fragment& f, const CollCall& c) {
-       split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes));
+       split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes));
      }},
     {"pipeline", "chain, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+     [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
     {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
      [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
 };
@@ -62,9 +66,9 @@ const CollAlgorithm kReduce[] = {
     {"binomial", "binomial tree",
      [](Fragment& f, const CollCall& c) { knomial_reduce(f, c.rank, c.size, c.root, c.bytes, 2); }},
     {"binary", "binary tree, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { binary_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+     [](Fragment& f, const CollCall& c) { binary_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
     {"pipeline", "chain, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes)); }},
+     [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
     {"rabenseifner", "reduce-scatter by recursive halving, then binomial gather (MPICH)",
      [](Fragment& f, const CollCall& c) { rabenseifner_reduce(f, c.rank, c.size, c.root, c.bytes); }},
 };
@@ -79,7 +83,7 @@ const CollAlgorithm kAllreduce[] = {
     {"segmented-ring", "ring with each block pipelined in 64 KiB segments (OpenMPI)",
      [](Fragment& f, const CollCall& c) {
        allreduce_ring_segmented(f, c.rank, c.size, c.bytes, {},
-                                segments_of(c.bytes / static_cast<Bytes>(std::max(1, c.size))));
+                                segments_of(c.bytes / static_cast<Bytes>(std::max(1, c.size)), c.segment_bytes));
      }},
     {"reduce-bcast", "binomial reduce to rank 0, then binomial bcast",
      [](Fragment& f, const CollCall& c) { allreduce_reduce_bcast(f, c.rank, c.size, c.bytes, {}); }},
@@ -151,6 +155,10 @@ std::span<const CollAlgorithm> coll_algorithms(CollOp op) {
 }
 
 void register_coll_keys(Config& cfg) {
+  cfg.declare({"mpi/coll-selector", CfgType::kChoice, "schedgen",
+               "how collectives pick their algorithm when mpi/<collective> is not set: schedgen (Schedgen's "
+               "patterns), ompi (OpenMPI 4.1 tuned decision tables), mpich (MPICH 3.3 auto selection)",
+               {"schedgen", "ompi", "mpich"}});
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
     std::vector<std::string> names;
@@ -160,15 +168,39 @@ void register_coll_keys(Config& cfg) {
   }
 }
 
+const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name) {
+  for (const CollAlgorithm& a : coll_algorithms(op))
+    if (name == a.name) return &a;
+  return nullptr;
+}
+
 CollChoice CollChoice::from(const Config& cfg) {
   CollChoice c;
+  const std::string& selector = cfg.choice("mpi/coll-selector");
+  c.selector = selector == "ompi" ? Selector::kOmpi : selector == "mpich" ? Selector::kMpich : Selector::kSchedgen;
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
-    const std::string& name = cfg.choice(coll_op_key(op));
-    for (const CollAlgorithm& a : coll_algorithms(op))
-      if (name == a.name) c.algorithm[i] = a.build ? &a : nullptr;
+    const std::string key = coll_op_key(op);
+    c.forced[i] = cfg.is_explicit(key) || cfg.choice(key) != "schedgen";
+    c.algorithm[i] = find_coll_algorithm(op, cfg.choice(key));
   }
   return c;
+}
+
+bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
+  const size_t i = static_cast<size_t>(op);
+  const CollAlgorithm* a = algorithm[i];
+  if (!forced[i] && selector != Selector::kSchedgen) {
+    const CollDecision d = selector == Selector::kOmpi
+                               ? select_ompi(op, call.size, call.bytes)
+                               : select_mpich(op, call.size, mpich_total_bytes(op, call.size, call.bytes));
+    a = find_coll_algorithm(op, d.algorithm);
+    SIMFAB_CHECK(a, std::string("selector chose an unknown algorithm: ") + d.algorithm);
+    call.segment_bytes = d.segment_bytes;
+  }
+  if (!a || !a->build) return false;  // schedgen: the caller's own pattern
+  a->build(f, call);
+  return true;
 }
 
 }  // namespace simfab::coll

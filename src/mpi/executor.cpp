@@ -18,6 +18,7 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   nextgr_.assign(n * nnics_, SimTime::zero());
   rq_.resize(n);
   uq_.resize(n);
+  pq_.resize(n);
   waiting_.resize(n);
   op_handler_.ex = this;
   delivery_handler_.ex = this;
@@ -52,6 +53,7 @@ void Executor::on_op(SimTime t, OpId id) {
     }
     case OpKind::kSend: run_send(t, id); return;
     case OpKind::kRecv: run_recv(t, id); return;
+    case OpKind::kProbe: run_probe(t, id); return;
   }
 }
 
@@ -69,12 +71,19 @@ void Executor::run_send(SimTime t, OpId id) {
   c = later(t, op.flags & op_flag::kImmediate ? net_.isend_overhead(hs, hd, op.amount)
                                              : net_.send_overhead(hs, hd, op.amount), op.rank);
   n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
-  const Protocol protocol = net_.protocol(op.amount);
+  Protocol protocol = net_.protocol(op.amount);
+  if (op.flags & op_flag::kSynchronousMode) {
+    if (protocol == Protocol::kEager) protocol = Protocol::kRendezvous;
+    if (protocol == Protocol::kDetached) protocol = Protocol::kSynchronous;
+  } else if (op.flags & op_flag::kBufferedMode) {
+    if (protocol == Protocol::kRendezvous) protocol = Protocol::kEager;
+    if (protocol == Protocol::kSynchronous) protocol = Protocol::kDetached;
+  }
   const bool eager = protocol == Protocol::kEager || protocol == Protocol::kDetached;
   const bool envelope = protocol == Protocol::kDetached || protocol == Protocol::kSynchronous;
   uint32_t m = msgs_.acquire();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp, kNoOp,
-                 op.cpu, op.nic, op.context, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData};
+                 op.context, op.cpu, op.nic, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData};
   ++messages_;
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
@@ -128,6 +137,7 @@ void Executor::run_recv(SimTime t, OpId id) {
   program_.on_started(id, max(t, cpu(r, ops_[id].cpu)));
   // Search the unexpected queue, oldest first.
   if (const uint32_t m = take_unexpected(r, ops_[id]); m != kNoOp) {
+    match(id, msgs_[m]);
     if (msgs_[m].phase == MsgPhase::kEnvelope) {  // the data moves from now on
       start_matched_data(t, m, id);
       return;
@@ -141,12 +151,8 @@ void Executor::run_recv(SimTime t, OpId id) {
     return;
   }
   // Post it. (Re-read the op: the callback above may have grown the pool.)
-  Queue& rq = rq_[static_cast<size_t>(r)];
-  Op& posted = ops_[id];
-  posted.flags |= op_flag::kPosted;
-  posted.next = kNoOp;
-  if (rq.tail == kNoOp) rq.head = id; else ops_[rq.tail].next = id;
-  rq.tail = id;
+  ops_[id].flags |= op_flag::kPosted;
+  append_op(rq_[static_cast<size_t>(r)], id);
 }
 
 void Executor::append_msg(Queue& q, uint32_t m) {
@@ -227,6 +233,7 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
     if (rq.tail == o) rq.tail = prev;
     ops_[o].flags = static_cast<uint8_t>(ops_[o].flags & ~op_flag::kPosted);
     ops_[o].next = kNoOp;
+    match(o, msg);
     if (msg.phase == MsgPhase::kEnvelope) {
       start_matched_data(t, msg_id, o);
       return;
@@ -239,6 +246,102 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
     return;
   }
   append_msg(uq_[static_cast<size_t>(r)], msg_id);
+  if (pq_[static_cast<size_t>(r)].head != kNoOp) wake_probes(t, msg_id);
+}
+
+void Executor::match(OpId recv, const Msg& m) {
+  Op& op = ops_[recv];
+  if (m.size > op.amount) {
+    std::string send_at;
+    if (m.send_op != kNoOp) send_at = program_.locate_op(m.send_op);
+    std::string recv_at = program_.locate_op(recv);
+    throw InputError(SourceLoc{}, "MPI_ERR_TRUNCATE: " + (recv_at.empty() ? std::string() : recv_at + ": ") +
+                                      "rank " + std::to_string(m.dst) + " receives " + std::to_string(m.size) +
+                                      " B from rank " + std::to_string(m.src) + " tag " + std::to_string(m.tag) +
+                                      context_text(m.context) + " into a buffer of " + std::to_string(op.amount) +
+                                      " B" + (send_at.empty() ? std::string() : " (sent at " + send_at + ")") +
+                                      "; the receive must be at least as large as the message");
+  }
+  op.peer = m.src;
+  op.tag = m.tag;
+  op.amount = m.size;
+}
+
+void Executor::append_op(Queue& q, OpId id) {
+  ops_[id].next = kNoOp;
+  if (q.tail == kNoOp) q.head = id; else ops_[q.tail].next = id;
+  q.tail = id;
+}
+
+void Executor::run_probe(SimTime t, OpId id) {
+  Op& op = ops_[id];
+  const RankId r = op.rank;
+  op.flags |= op_flag::kStarted;
+  program_.on_started(id, max(t, cpu(r, op.cpu)));
+  MsgStatus st;
+  if (iprobe(r, ops_[id].peer, ops_[id].tag, ops_[id].context, &st)) {
+    Op& p = ops_[id];
+    p.peer = st.source;
+    p.tag = st.tag;
+    p.amount = st.size;
+    p.flags |= op_flag::kDone;
+    program_.on_completed(id, max(t, cpu(r, p.cpu)));
+    return;
+  }
+  ops_[id].flags |= op_flag::kPosted;
+  append_op(pq_[static_cast<size_t>(r)], id);
+}
+
+void Executor::wake_probes(SimTime t, uint32_t msg_id) {
+  const Msg m = msgs_[msg_id];
+  Queue& q = pq_[static_cast<size_t>(m.dst)];
+  OpId prev = kNoOp;
+  for (OpId o = q.head; o != kNoOp;) {
+    const OpId next = ops_[o].next;
+    if (!matches(ops_[o], m)) {
+      prev = o;
+      o = next;
+      continue;
+    }
+    if (prev == kNoOp) q.head = next; else ops_[prev].next = next;
+    if (q.tail == o) q.tail = prev;
+    Op& p = ops_[o];
+    p.next = kNoOp;
+    p.flags = static_cast<uint8_t>((p.flags & ~op_flag::kPosted) | op_flag::kDone);
+    p.peer = m.src;
+    p.tag = m.tag;
+    p.amount = m.size;
+    program_.on_completed(o, max(t, cpu(m.dst, p.cpu)));
+    o = next;
+  }
+}
+
+bool Executor::iprobe(RankId r, int32_t source, int32_t tag, uint32_t context, MsgStatus* status) const {
+  for (uint32_t m = uq_[static_cast<size_t>(r)].head; m != kNoOp; m = msgs_[m].next) {
+    const Msg& msg = msgs_[m];
+    if (!matches(source, tag, context, msg)) continue;
+    if (status) *status = MsgStatus{msg.src, msg.tag, msg.size};
+    return true;
+  }
+  return false;
+}
+
+bool Executor::cancel(OpId id) {
+  Op& op = ops_[id];
+  if (op.kind != OpKind::kRecv || !(op.flags & op_flag::kPosted)) return false;
+  Queue& q = rq_[static_cast<size_t>(op.rank)];
+  OpId prev = kNoOp;
+  for (OpId o = q.head; o != kNoOp; prev = o, o = ops_[o].next) {
+    if (o != id) continue;
+    if (prev == kNoOp) q.head = op.next; else ops_[prev].next = op.next;
+    if (q.tail == id) q.tail = prev;
+    op.next = kNoOp;
+    op.flags = static_cast<uint8_t>((op.flags & ~op_flag::kPosted) | op_flag::kCancelled | op_flag::kDone);
+    program_.on_completed(id, max(engine_.now(), cpu(op.rank, op.cpu)));
+    return true;
+  }
+  SIMFAB_CHECK(false, "Executor::cancel: a posted receive is not in its rank's posted queue");
+  return false;
 }
 
 SimTime Executor::later(SimTime t, SimTime d, RankId rank) const {
@@ -271,7 +374,7 @@ std::string Executor::describe_uq(RankId r) const {
     if (shown++ == 3) { out += ", ..."; break; }
     out += shown > 1 ? ", " : "arrived but never received: ";
     out += std::to_string(msg.size) + " B from rank " + std::to_string(msg.src) + " tag " + std::to_string(msg.tag) +
-           (msg.context ? " (collective)" : "");
+           context_text(msg.context);
   }
   return out;
 }

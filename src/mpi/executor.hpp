@@ -28,7 +28,16 @@
 // receive (and, for a synchronous send, the send).
 // Matching: (context, source, tag) with kAnySource/kAnyTag on the receive side; the first match
 // in FIFO order wins; with messages processed in arrival order and a network that delivers each
-// pair in order, that is MPI's non-overtaking rule.
+// pair in order, that is MPI's non-overtaking rule. At the match the receive becomes its status
+// (Op::peer/tag/amount = the message's source, tag and size); a message larger than the receive
+// is MPI_ERR_TRUNCATE, reported as an InputError naming both calls (Program::locate_op).
+// Send modes (op_flag): synchronous (MPI_Ssend) turns an eager protocol into rendezvous and a
+// detached one into synchronous, so the send never completes before its match; buffered
+// (MPI_Bsend) turns rendezvous into eager and synchronous into detached, so it completes locally.
+// Probes: a kProbe op completes as soon as a matching message or envelope is in the unexpected
+// queue (at once, or when one is appended there: PQ, a third FIFO per rank); it consumes nothing.
+// iprobe() answers the same question at the current time without an op, and cancel() removes a
+// posted receive that has not matched (MPI_Cancel; sends cannot be cancelled, as in MPI-4).
 //
 // Finish time of a rank = the latest of its CPU timers (LogGOPSim prints the same).
 // Deadlock: if the queue empties while some rank is unfinished, run() returns the blocked ranks
@@ -47,6 +56,13 @@
 #include "net/network.hpp"
 
 namespace simfab {
+
+// What MPI_Iprobe / a completed probe or receive reports (MPI_Status).
+struct MsgStatus {
+  RankId source = 0;
+  int32_t tag = 0;
+  Bytes size = 0;
+};
 
 struct BlockedRank {
   RankId rank;
@@ -73,6 +89,15 @@ class Executor {
 
   ExecutionResult run();
 
+  // MPI_Iprobe at the current simulated time: the oldest message or envelope in rank r's
+  // unexpected queue matching (source, tag, context), wildcards allowed. Front-ends call it at a
+  // point where their rank's time is the engine's (e.g. on the completion of a zero calc).
+  bool iprobe(RankId r, int32_t source, int32_t tag, uint32_t context, MsgStatus* status) const;
+  // MPI_Cancel of receive `id`: if it is posted and unmatched, it leaves the posted queue, gets
+  // op_flag::kCancelled and completes now (on_completed is called before this returns); returns
+  // false (and does nothing) when it has already matched or has not started.
+  bool cancel(OpId id);
+
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
 
@@ -90,12 +115,13 @@ class Executor {
     OpId send_op;  // kNoOp once the sender has completed (eager, detached)
     uint32_t next;  // intrusive link: the receiver's waiting queue, then its unexpected queue
     OpId recv_op;   // kMatched: the receive its data completes
+    uint32_t context;
     uint8_t cpu;
     uint8_t nic;
-    uint8_t context;
     uint8_t waiting;  // 1 while queued behind the receiver's busy CPU/NIC
     MsgPhase phase;
   };
+  static_assert(sizeof(Msg) == 40, "Msg is documented as 40 bytes");
   struct Queue {
     uint32_t head = kNoOp;
     uint32_t tail = kNoOp;
@@ -116,15 +142,21 @@ class Executor {
   void process_message(SimTime t, uint32_t msg_id);
   void run_send(SimTime t, OpId id);
   void run_recv(SimTime t, OpId id);
+  void run_probe(SimTime t, OpId id);
+  // Completes the probes of rank r that match message m (just appended to its unexpected queue).
+  void wake_probes(SimTime t, uint32_t msg_id);
+  // The receive `recv` matches message m: MPI_ERR_TRUNCATE check, then recv becomes its status.
+  void match(OpId recv, const Msg& m);
+  void append_op(Queue& q, OpId id);
   void complete_rendezvous_sender(const Msg& m, SimTime t);
   // A matched envelope: the data starts moving at t towards the receive `recv`.
   void start_matched_data(SimTime t, uint32_t msg_id, OpId recv);
   // Unlinks the first message of r's unexpected queue matching `recv`; kNoOp if none.
   uint32_t take_unexpected(RankId r, const Op& recv);
-  static bool matches(const Op& recv, const Msg& m) {
-    return recv.context == m.context && (recv.peer == kAnySource || recv.peer == m.src) &&
-           (recv.tag == kAnyTag || recv.tag == m.tag);
+  static bool matches(int32_t source, int32_t tag, uint32_t context, const Msg& m) {
+    return context == m.context && (source == kAnySource || source == m.src) && (tag == kAnyTag || tag == m.tag);
   }
+  static bool matches(const Op& recv, const Msg& m) { return matches(recv.peer, recv.tag, recv.context, m); }
   SimTime& cpu(RankId r, uint8_t c) { return nexto_[static_cast<size_t>(r) * ncpus_ + c]; }
   SimTime& nic_send(RankId r, uint8_t n) { return nextgs_[static_cast<size_t>(r) * nnics_ + n]; }
   SimTime& nic_recv(RankId r, uint8_t n) { return nextgr_[static_cast<size_t>(r) * nnics_ + n]; }
@@ -146,7 +178,7 @@ class Executor {
   size_t nnics_;
   std::vector<SimTime> nexto_, nextgs_, nextgr_;
 
-  std::vector<Queue> rq_, uq_;
+  std::vector<Queue> rq_, uq_, pq_;  // posted receives, unexpected messages, waiting probes
   std::vector<Queue> waiting_;  // per receiver: arrived messages waiting for its CPU/NIC, FIFO
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;

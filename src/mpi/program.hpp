@@ -33,6 +33,9 @@ class Program {
   virtual bool rank_finished(RankId r) const = 0;
   // For the deadlock report: what an unfinished rank waits for, in one line.
   virtual std::string describe_blocked(RankId r) const = 0;
+  // For MPI errors found by the executor (truncation): where op `id` was issued, e.g.
+  // "trace.txt:12: rank 3 'recv 0 5 8'"; empty when the front-end cannot say.
+  virtual std::string locate_op(OpId /*id*/) const { return {}; }
 };
 
 }  // namespace simfab

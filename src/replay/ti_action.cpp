@@ -34,6 +34,22 @@ constexpr Layout kLayouts[] = {
     {"wait", TiKind::kWait, "<src> <dst> <tag>"},
     {"waitall", TiKind::kWaitall, "[anything]"},
     {"test", TiKind::kTest, "[<src> <dst> <tag>]"},
+    {"ssend", TiKind::kSsend, "<peer> <tag> <count> [<datatype>]"},
+    {"issend", TiKind::kIssend, "<peer> <tag> <count> [<datatype>]"},
+    {"bsend", TiKind::kBsend, "<peer> <tag> <count> [<datatype>]"},
+    {"ibsend", TiKind::kIbsend, "<peer> <tag> <count> [<datatype>]"},
+    {"rsend", TiKind::kRsend, "<peer> <tag> <count> [<datatype>]"},
+    {"irsend", TiKind::kIrsend, "<peer> <tag> <count> [<datatype>]"},
+    {"sendrecv", TiKind::kSendrecv,
+     "<dst> <send_tag> <send_count> <src> <recv_tag> <recv_count> [<send_dt> [<recv_dt>]]"},
+    {"probe", TiKind::kProbe, "<src> <tag>"},
+    {"iprobe", TiKind::kIprobe, "<src> <tag>"},
+    {"waitany", TiKind::kWaitany, "[<n> <src> <dst> <tag> (n keys)]"},
+    {"waitsome", TiKind::kWaitsome, "[<n> <src> <dst> <tag> (n keys)]"},
+    {"testany", TiKind::kTestany, "[anything]"},
+    {"testsome", TiKind::kTestsome, "[anything]"},
+    {"testall", TiKind::kTestall, "[anything]"},
+    {"cancel", TiKind::kCancel, "<src> <dst> <tag>"},
     {"barrier", TiKind::kBarrier, "(no arguments)"},
     {"bcast", TiKind::kBcast, "<count> [<root> [<datatype>]]"},
     {"reduce", TiKind::kReduce, "<count> <flops> [<root> [<datatype>]]"},
@@ -136,6 +152,9 @@ class LineParser {
       case TiKind::kCommSplit:
       case TiKind::kCommDup:
       case TiKind::kWaitall:
+      case TiKind::kTestany:
+      case TiKind::kTestsome:
+      case TiKind::kTestall:
         break;
       case TiKind::kLocation:
         args(2, SIZE_MAX);
@@ -151,29 +170,64 @@ class LineParser {
       case TiKind::kSend:
       case TiKind::kIsend:
       case TiKind::kRecv:
-      case TiKind::kIrecv: {
+      case TiKind::kIrecv:
+      case TiKind::kSsend:
+      case TiKind::kIssend:
+      case TiKind::kBsend:
+      case TiKind::kIbsend:
+      case TiKind::kRsend:
+      case TiKind::kIrsend: {
         args(3, 4);
         const bool receive = a.kind == TiKind::kRecv || a.kind == TiKind::kIrecv;
-        a.peer = rank_arg(next(), "peer");
+        a.peer = receive ? source_arg(next()) : dest_arg(next());
         a.tag = tag(next(), receive);
         const uint64_t c = count(next());
         a.bytes = c * dt(n == 4);
         break;
       }
-      case TiKind::kWait:
-        args(3, 3);
-        a.peer = rank_arg(next(), "source");
-        a.peer2 = rank_arg(next(), "destination");
+      case TiKind::kSendrecv: {
+        args(6, 8);
+        a.peer = dest_arg(next());
+        a.tag = tag(next(), false);
+        const uint64_t sc = count(next());
+        a.peer2 = source_arg(next());
+        a.tag2 = tag(next(), true);
+        const uint64_t rc = count(next());
+        a.bytes = sc * dt(n >= 7);
+        a.bytes2 = rc * dt(n >= 8);
+        break;
+      }
+      case TiKind::kProbe:
+      case TiKind::kIprobe:
+        args(2, 2);
+        a.peer = source_arg(next());
         a.tag = tag(next(), true);
         break;
+      case TiKind::kWait:
+      case TiKind::kCancel:
+        args(3, 3);
+        request_key(a);
+        break;
+      case TiKind::kWaitany:
+      case TiKind::kWaitsome: {
+        if (n == 0) break;
+        const int64_t keys = integer(next(), 1, 1 << 20, "a number of request keys (1 or more)");
+        if (n != 1 + 3 * static_cast<size_t>(keys)) bad_count(std::to_string(1 + 3 * keys) + " (1 + 3 per key)");
+        a.has_arg = true;
+        counts_.resize(3 * static_cast<size_t>(keys));
+        TiAction key;
+        for (size_t i = 0; i < counts_.size(); i += 3) {
+          request_key(key);
+          counts_[i] = static_cast<uint32_t>(key.peer);
+          counts_[i + 1] = static_cast<uint32_t>(key.peer2);
+          counts_[i + 2] = static_cast<uint32_t>(key.tag);
+        }
+        break;
+      }
       case TiKind::kTest:
         if (n != 0 && n != 3) bad_count("0 or 3");
         a.has_arg = n == 3;
-        if (n == 3) {
-          a.peer = rank_arg(next(), "source");
-          a.peer2 = rank_arg(next(), "destination");
-          a.tag = tag(next(), true);
-        }
+        if (n == 3) request_key(a);
         break;
       case TiKind::kBcast: {
         args(1, 3);
@@ -353,9 +407,32 @@ class LineParser {
     return static_cast<RankId>(v);
   }
 
+  // A receive's or probe's source: a rank, any source (-555 or -333) or MPI_PROC_NULL (-666).
+  RankId source_arg(const Tok& t) const {
+    int64_t v = 0;
+    if (to_int(t, v) && (v == kTiAnySource || v == kTiAnySourceWritten)) return kAnySource;
+    if (to_int(t, v) && v == kTiProcNull) return kProcNull;
+    return rank_arg(t, "source");
+  }
+  // A send's destination: a rank or MPI_PROC_NULL (-666).
+  RankId dest_arg(const Tok& t) const {
+    int64_t v = 0;
+    if (to_int(t, v) && v == kTiProcNull) return kProcNull;
+    return rank_arg(t, "destination");
+  }
+  // `<src> <dst> <tag>` of a request, as isend/irecv keyed it (src may be any source).
+  void request_key(TiAction& a) {
+    a.peer = source_arg(next());
+    a.peer2 = dest_arg(next());
+    a.tag = tag(next(), true);
+  }
+
   int32_t tag(const Tok& t, bool any_allowed) const {
+    int64_t v = 0;
+    if (any_allowed && to_int(t, v) && v == kTiAnyTag) return kAnyTag;
     return static_cast<int32_t>(integer(t, any_allowed ? -1 : 0, INT32_MAX,
-                                        any_allowed ? "a tag (0 or more, or -1 for any tag)" : "a tag (0 or more)"));
+                                        any_allowed ? "a tag (0 or more, or -1 or -444 for any tag)"
+                                                    : "a tag (0 or more)"));
   }
 
   // A finite non-negative decimal number (exponents allowed).

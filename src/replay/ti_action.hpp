@@ -10,7 +10,12 @@
 // Field use per action (bytes = count x datatype size):
 //   compute, sleep          amount = flops, seconds
 //   send/isend/recv/irecv   peer, tag (-1 = any tag, receives only), bytes
-//   wait, test              peer = src, peer2 = dst, tag (test: has_arg = key given)
+//   wait, test, cancel      peer = src, peer2 = dst, tag (test: has_arg = key given)
+//   ssend .. irsend         as send/isend
+//   sendrecv                peer = dst, tag, bytes (sent); peer2 = src, tag2, bytes2 (received)
+//   probe, iprobe           peer = src, tag
+//   waitany, waitsome       has_arg = a key list was given; counts[3i..3i+3) = (src, dst, tag) of
+//                           key i, as int32 values stored in the Bytes vector
 //   init                    has_arg = an extra token was given (default datatype becomes DOUBLE)
 //   bcast                   peer = root, bytes
 //   reduce, allreduce       peer = root (reduce), bytes, amount = flops after the reduction
@@ -36,18 +41,30 @@ enum class TiKind : uint8_t {
   kInit, kFinalize, kCommSize, kCommSplit, kCommDup, kLocation,
   kCompute, kSleep,
   kSend, kIsend, kRecv, kIrecv, kWait, kWaitall, kTest,
+  // simfab's extensions (ti_trace.hpp, "SIMFAB EXTENSIONS")
+  kSsend, kIssend, kBsend, kIbsend, kRsend, kIrsend, kSendrecv, kProbe, kIprobe,
+  kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter,
   kCount,
 };
 
+// Special ranks in point-to-point actions (SMPI 3.32's values: smpi.h). A receive's or probe's
+// source may be any (-555, MPI_ANY_SOURCE, or -333, what SMPI's TI writer records for it); any
+// peer may be MPI_PROC_NULL (-666). Tags -1 and -444 (MPI_ANY_TAG) are any tag.
+inline constexpr int32_t kTiAnySource = -555;
+inline constexpr int32_t kTiAnySourceWritten = -333;
+inline constexpr int32_t kTiProcNull = -666;
+inline constexpr int32_t kTiAnyTag = -444;
+
 struct TiAction {
   TiKind kind = TiKind::kInit;
   bool has_arg = false;
   RankId rank = 0;
-  RankId peer = 0;
+  RankId peer = 0;   // kAnySource (op.hpp) for any source, kProcNull for MPI_PROC_NULL
   RankId peer2 = 0;
-  int32_t tag = 0;
+  int32_t tag = 0;   // kAnyTag (op.hpp) for any tag
+  int32_t tag2 = 0;  // sendrecv: the receive's tag
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;

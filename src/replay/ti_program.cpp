@@ -58,10 +58,12 @@ SimTime TiProgram::sleep_time(double seconds, const TiLine& line) const {
   return SimTime::from_seconds(seconds);
 }
 
-OpId TiProgram::issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t) {
+OpId TiProgram::issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
+                      uint8_t flags) {
   const OpId id = ops_.alloc();
   Op& op = ops_[id];
   op.kind = kind;
+  op.flags = flags;
   op.amount = amount;
   op.peer = peer;
   op.tag = tag;
@@ -91,6 +93,10 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kCommDup:
       case TiKind::kLocation:
       case TiKind::kTest:  // a completed request stays until waited for: nothing to do
+      case TiKind::kTestany:
+      case TiKind::kTestsome:
+      case TiKind::kTestall:
+      case TiKind::kIprobe:  // the real run's answer is already in the trace's next actions
         continue;
       case TiKind::kFinalize:
         check_nothing_after_finalize(r, line);
@@ -105,34 +111,39 @@ void TiProgram::advance(RankId r, SimTime t) {
       }
       case TiKind::kSend:
       case TiKind::kRecv:
-        s.state = State::kOp;
-        s.wait = issue(r, a.kind == TiKind::kSend ? OpKind::kSend : OpKind::kRecv, a.bytes, a.peer,
-                       a.tag < 0 ? kAnyTag : a.tag, kNoRequest, t);
-        return;
+      case TiKind::kSsend:
+      case TiKind::kBsend:
+      case TiKind::kRsend:
+      case TiKind::kSendrecv:
+      case TiKind::kProbe:
       case TiKind::kIsend:
-      case TiKind::kIrecv: {
-        const bool send = a.kind == TiKind::kIsend;
-        const uint32_t req = send ? add_request(r, r, a.peer, a.tag) : add_request(r, a.peer, r, a.tag);
-        const OpId op = issue(r, send ? OpKind::kSend : OpKind::kRecv, a.bytes, a.peer,
-                              a.tag < 0 ? kAnyTag : a.tag, req, t);
-        requests_[req].op = op;
-        if (send) ops_[op].flags |= op_flag::kImmediate;
-        s.state = State::kStarting;
-        s.wait = op;
-        return;
-      }
+      case TiKind::kIrecv:
+      case TiKind::kIssend:
+      case TiKind::kIbsend:
+      case TiKind::kIrsend:
+        if (start_p2p(r, a, t)) return;
+        continue;
       case TiKind::kWait: {
-        const uint32_t req = find_request(r, a.peer, a.peer2, a.tag);
-        if (req == kNone) {
-          s.state = State::kStuck;  // reported by describe_blocked when the run ends
-          return;
-        }
+        const uint32_t req = require_request(r, a, line);
         if (requests_[req].op == kNoOp) {
           remove_request(r, req);
           continue;
         }
         s.state = State::kWaitRequest;
         s.wait = req;
+        return;
+      }
+      case TiKind::kWaitany:
+      case TiKind::kWaitsome:
+        if (wait_any(r, a, line, a.kind == TiKind::kWaitsome)) continue;
+        s.state = State::kWaitAny;
+        return;
+      case TiKind::kCancel: {
+        const uint32_t req = require_request(r, a, line);
+        if (requests_[req].op == kNoOp || ops_[requests_[req].op].kind != OpKind::kRecv) continue;  // nothing to cancel
+        s.state = State::kCancel;
+        s.wait = req;
+        issue(r, OpKind::kCalc, 0, 0, 0, kSyncOp, t);
         return;
       }
       case TiKind::kWaitall:
@@ -156,6 +167,103 @@ void TiProgram::advance(RankId r, SimTime t) {
       }
     }
   }
+}
+
+bool TiProgram::start_p2p(RankId r, const TiAction& a, SimTime t) {
+  RankState& s = rank(r);
+  uint8_t mode = 0;
+  if (a.kind == TiKind::kSsend || a.kind == TiKind::kIssend) mode = op_flag::kSynchronousMode;
+  if (a.kind == TiKind::kBsend || a.kind == TiKind::kIbsend) mode = op_flag::kBufferedMode;
+  switch (a.kind) {
+    case TiKind::kSendrecv: {
+      s.wait = 0;  // ops still running
+      if (a.peer != kProcNull) {
+        ++s.wait;
+        issue(r, OpKind::kSend, a.bytes, a.peer, a.tag, kSendrecvOp, t);
+      }
+      if (a.peer2 != kProcNull) {
+        ++s.wait;
+        issue(r, OpKind::kRecv, a.bytes2, a.peer2, a.tag2, kSendrecvOp, t);
+      }
+      if (s.wait == 0) return false;
+      s.state = State::kSendrecv;
+      return true;
+    }
+    case TiKind::kIsend:
+    case TiKind::kIrecv:
+    case TiKind::kIssend:
+    case TiKind::kIbsend:
+    case TiKind::kIrsend: {
+      const bool send = a.kind != TiKind::kIrecv;
+      const uint32_t req = send ? add_request(r, r, a.peer, a.tag) : add_request(r, a.peer, r, a.tag);
+      requests_[req].line = s.line;
+      if (a.peer == kProcNull) {  // born completed
+        --s.open_reqs;
+        return false;
+      }
+      const OpId op = issue(r, send ? OpKind::kSend : OpKind::kRecv, a.bytes, a.peer, a.tag, req, t,
+                            static_cast<uint8_t>(mode | (send ? op_flag::kImmediate : 0)));
+      requests_[req].op = op;
+      s.state = State::kStarting;
+      s.wait = op;
+      return true;
+    }
+    default: {
+      if (a.peer == kProcNull) return false;
+      const OpKind kind = a.kind == TiKind::kRecv ? OpKind::kRecv : a.kind == TiKind::kProbe ? OpKind::kProbe : OpKind::kSend;
+      s.state = State::kOp;
+      s.wait = issue(r, kind, a.bytes, a.peer, a.tag, kNoRequest, t, mode);
+      return true;
+    }
+  }
+}
+
+uint32_t TiProgram::require_request(RankId r, const TiAction& a, const TiLine& line) const {
+  const uint32_t req = find_request(r, a.peer, a.peer2, a.tag);
+  if (req != kNone) return req;
+  const auto who = [](int32_t x) { return x == kAnySource ? std::string("any") : std::to_string(x); };
+  fail(line, line.begin,
+       std::string(ti_action_name(a.kind)) + " of rank " + std::to_string(r) + " for the request (src " + who(a.peer) +
+           ", dst " + who(a.peer2) + ", tag " + (a.tag == kAnyTag ? std::string("any") : std::to_string(a.tag)) +
+           "): no isend/irecv of this rank with that source, destination and tag is outstanding (it was never "
+           "started, or an earlier wait, waitany, waitsome, waitall or finalize already completed it)");
+}
+
+bool TiProgram::wait_any(RankId r, const TiAction& a, const TiLine& line, bool some) {
+  RankState& s = rank(r);
+  // The requests concerned: the listed keys, or every request of the rank.
+  uint32_t listed = 0, consumed = 0;
+  const auto visit = [&](uint32_t req) {
+    ++listed;
+    if (requests_[req].op != kNoOp) {
+      requests_[req].marked = true;
+      return;
+    }
+    if (consumed > 0 && !some) return;
+    remove_request(r, req);
+    ++consumed;
+  };
+  if (a.has_arg) {
+    for (size_t i = 0; i < counts_.size(); i += 3) {
+      TiAction key;
+      key.kind = a.kind;
+      key.peer = static_cast<int32_t>(counts_[i]);
+      key.peer2 = static_cast<int32_t>(counts_[i + 1]);
+      key.tag = static_cast<int32_t>(counts_[i + 2]);
+      visit(require_request(r, key, line));
+    }
+  } else {
+    for (uint32_t q = s.req_head; q != kNone;) {
+      const uint32_t next = requests_[q].next;
+      visit(q);
+      q = next;
+    }
+  }
+  if (consumed > 0 || listed == 0) {
+    for (uint32_t q = s.req_head; q != kNone; q = requests_[q].next) requests_[q].marked = false;
+    return true;
+  }
+  return false;
 }
 
 void TiProgram::check_nothing_after_finalize(RankId r, const TiLine& finalize_line) {
@@ -213,11 +321,34 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     }
     return;
   }
+  if (req == kSendrecvOp) {
+    if (--s.wait > 0) return;
+    s.state = State::kReady;
+    advance(r, t);
+    return;
+  }
+  if (req == kSyncOp) {  // kCancel: the engine is at the rank's time now
+    const OpId target = requests_[s.wait].op;
+    if (target != kNoOp) ex_->cancel(target);  // may complete the request (re-entrant callback)
+    s.state = State::kReady;
+    advance(r, t);
+    return;
+  }
+  complete_request(r, req, t);
+}
+
+void TiProgram::complete_request(RankId r, uint32_t req, SimTime t) {
+  RankState& s = rank(r);
   requests_[req].op = kNoOp;
   --s.open_reqs;
   switch (s.state) {
     case State::kWaitRequest:
       if (s.wait != req) return;
+      remove_request(r, req);
+      break;
+    case State::kWaitAny:
+      if (!requests_[req].marked) return;
+      for (uint32_t q = s.req_head; q != kNone; q = requests_[q].next) requests_[q].marked = false;
       remove_request(r, req);
       break;
     case State::kWaitAll:
@@ -236,8 +367,8 @@ void TiProgram::on_completed(OpId id, SimTime t) {
 
 uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag) {
   const uint32_t id = requests_.acquire();
-  SIMFAB_CHECK(id < kNoRequest, "more than 2^31-1 outstanding requests");
-  requests_[id] = Request{kNoOp, src, dst, tag, kNone};
+  SIMFAB_CHECK(id < kSyncOp, "more than 2^31-3 outstanding requests");
+  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, false};
   RankState& s = rank(r);
   if (s.req_tail == kNone) s.req_head = id;
   else requests_[s.req_tail].next = id;
@@ -286,6 +417,20 @@ std::string TiProgram::where(RankId r) const {
   return name + ":" + std::to_string(locate(name, trace_.text(file), rank(r).line).line);
 }
 
+std::string TiProgram::locate_op(OpId id) const {
+  const Op& op = ops_[id];
+  const uint32_t file = trace_.file_of(op.rank);
+  const std::string name(trace_.file_name(file));
+  const auto at = [&](uint64_t offset) {
+    return name + ":" + std::to_string(locate(name, trace_.text(file), offset).line) + " (rank " +
+           std::to_string(op.rank) + ")";
+  };
+  if (coll::FragmentRunner::owns(op))
+    return at(rank(op.rank).line) + " collective #" + std::to_string(rank(op.rank).colls) + " of this rank";
+  if (op.user < kSyncOp) return at(requests_[op.user].line);
+  return at(rank(op.rank).line);
+}
+
 std::string TiProgram::describe_op(OpId id) const {
   return describe_stuck_op(ops_[id]);
 }
@@ -326,20 +471,23 @@ std::string TiProgram::describe_blocked(RankId r) const {
       }
       return out;
     }
-    case State::kStuck: {
-      const uint32_t file = trace_.file_of(r);
-      const std::string_view text = trace_.text(file);
-      const size_t end = text.find('\n', static_cast<size_t>(s.line));
-      TiLine line{text, static_cast<size_t>(s.line), end == std::string_view::npos ? text.size() : end, file};
-      while (line.end > line.begin && (text[line.end - 1] == '\r' || text[line.end - 1] == ' ' ||
-                                       text[line.end - 1] == '\t'))
-        --line.end;
-      std::vector<Bytes> scratch;
-      const TiAction a = parse_ti_action(trace_.file_name(file), line, num_ranks(), false, scratch);
-      return at + "wait for a request (src " + std::to_string(a.peer) + ", dst " + std::to_string(a.peer2) +
-             ", tag " + std::to_string(a.tag) + ") that was never started (no earlier isend/irecv of rank " +
-             std::to_string(r) + " has that source, destination and tag)";
+    case State::kSendrecv:
+      return at + "sendrecv: " + std::to_string(s.wait) + " of its send and receive never completed";
+    case State::kWaitAny: {
+      std::string out = at + "waitany/waitsome: none of its requests completed";
+      int shown = 0;
+      for (uint32_t q = s.req_head; q != kNone; q = requests_[q].next) {
+        if (!requests_[q].marked || requests_[q].op == kNoOp) continue;
+        if (shown++ == 3) {
+          out += "; ...";
+          break;
+        }
+        out += (shown == 1 ? ": " : "; ") + describe_op(requests_[q].op);
+      }
+      return out;
     }
+    case State::kCancel:
+      return at + "cancel: never reached its time (internal state kCancel)";
     case State::kReady:
       return at + "never resumed (internal state kReady)";
     case State::kDone:

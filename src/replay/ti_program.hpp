@@ -7,8 +7,12 @@
 //   kCollective  a collective's fragment runs (FragmentRunner)     its last op done  -> next line
 //   kWaitRequest `wait` on an outstanding request                  that op completes -> next line
 //   kWaitAll     `waitall` with requests outstanding               the last completes -> next line
+//   kSendrecv    `sendrecv`: its send and receive run              both completed    -> next line
+//   kWaitAny     `waitany`/`waitsome` with none of its requests completed (they are marked)
+//                                                                  one completes     -> next line
+//   kCancel      `cancel`: a zero calc brings the engine to the rank's time; at its completion
+//                the executor cancels the receive if it is still posted  -> next line
 //   kFinalizing  `finalize` / end of trace with requests outstanding  the last completes -> kDone
-//   kStuck       `wait` for a request that was never started: blocked for ever (deadlock report)
 //   kDone        finished
 // Actions that need no op (init, location, comm_*, test, a wait on a completed request, ...) are
 // consumed in a loop, not by recursion, so no stack grows with the trace. Executor callbacks only
@@ -21,7 +25,15 @@
 // Op::user of a point-to-point op = its request index, or kNoRequest for blocking ops; the
 // FragmentRunner's ops carry its flag instead.
 //
-// Memory per rank: RankState (40 B) + the host id (4 B); 20 B per outstanding request; a
+// Send modes: ssend/issend set op_flag::kSynchronousMode, bsend/ibsend kBufferedMode (the executor
+// applies them), rsend/irsend are standard sends (MPI leaves a ready send without a posted receive
+// undefined; OpenMPI and MPICH send it as a standard one). MPI_PROC_NULL peers need no op: the
+// call completes at once (a request on it is born completed).
+// MPI errors found while replaying are InputErrors naming file:line and the rank: a wait or
+// cancel whose key matches no request of the rank (never started, or already waited for),
+// MPI_ERR_TRUNCATE (the executor asks locate_op where each op was issued).
+//
+// Memory per rank: RankState (40 B) + the host id (4 B); 32 B per outstanding request; a
 // collective's ops and edges only while it runs on that rank. The per-rank files of a list cost
 // 12 B each in TiTrace plus the path. Nothing per trace line, no allocation per point-to-point
 // action once the pools have grown.
@@ -54,7 +66,7 @@ class TiProgram final : public Program {
  public:
   // Op::user of a blocking op; below FragmentRunner::kOpFlag like every request index.
   static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
-  static constexpr uint8_t kCollectiveContext = 1;
+  static constexpr uint32_t kCollectiveContext = 1;
 
   TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
             coll::CollChoice choice = {});
@@ -72,7 +84,7 @@ class TiProgram final : public Program {
 
  private:
   enum class State : uint8_t {
-    kReady, kOp, kStarting, kCollective, kWaitRequest, kWaitAll, kFinalizing, kStuck, kDone,
+    kReady, kOp, kStarting, kCollective, kWaitRequest, kWaitAll, kSendrecv, kWaitAny, kCancel, kFinalizing, kDone,
   };
   static constexpr uint8_t kDefaultDouble = 1;  // RankState::flags: `init` had an argument
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -90,12 +102,18 @@ class TiProgram final : public Program {
   };
   static_assert(sizeof(RankState) == 40, "RankState is documented as 40 bytes");
   struct Request {
-    OpId op = kNoOp;  // kNoOp once completed
+    uint64_t line = 0;  // offset of the isend/irecv line (error messages)
+    OpId op = kNoOp;    // kNoOp once completed
     int32_t src = 0;
     int32_t dst = 0;
     int32_t tag = 0;
     uint32_t next = kNone;  // next request of the same rank, or the pool's free list
+    bool marked = false;    // one of the requests a pending waitany/waitsome waits for
   };
+  static_assert(sizeof(Request) == 32, "Request is documented as 32 bytes");
+  // Op::user of the ops that are not requests' (below FragmentRunner::kOpFlag, like kNoRequest).
+  static constexpr uint32_t kSendrecvOp = kNoRequest - 1;
+  static constexpr uint32_t kSyncOp = kNoRequest - 2;
 
   const RankState& rank(RankId r) const { return ranks_[static_cast<size_t>(r)]; }
   RankState& rank(RankId r) { return ranks_[static_cast<size_t>(r)]; }
@@ -103,16 +121,25 @@ class TiProgram final : public Program {
   void advance(RankId r, SimTime t);
   void finish(RankId r);
   void check_nothing_after_finalize(RankId r, const TiLine& finalize_line);
-  OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t);
+  OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
+             uint8_t flags = 0);
   SimTime compute_time(RankId r, double flops, const TiLine& line) const;
   SimTime sleep_time(double seconds, const TiLine& line) const;
   uint32_t add_request(RankId r, int32_t src, int32_t dst, int32_t tag);
   uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag) const;
+  // find_request, or an InputError naming the call when no request has that key.
+  uint32_t require_request(RankId r, const TiAction& a, const TiLine& line) const;
+  // The point-to-point actions (send modes, receives, sendrecv, probe); false: nothing to wait for.
+  bool start_p2p(RankId r, const TiAction& a, SimTime t);
+  // waitany / waitsome: true when a completed request was consumed (or none was outstanding).
+  bool wait_any(RankId r, const TiAction& a, const TiLine& line, bool some);
+  void complete_request(RankId r, uint32_t req, SimTime t);
   void remove_request(RankId r, uint32_t req);
   void clear_requests(RankId r);
   [[noreturn]] void fail(const TiLine& line, size_t pos, std::string what) const;
   std::string where(RankId r) const;  // "file:line" of the action in progress
   std::string describe_op(OpId id) const;
+  std::string locate_op(OpId id) const override;
 
   TiTrace& trace_;
   OpPool& ops_;

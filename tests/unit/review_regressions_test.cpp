@@ -127,16 +127,19 @@ TEST(ReviewTi, FinalizeWithAnUnmatchedRendezvousIsendIsBlocked) {
 }
 
 // PASSING pin: an eager isend completes inside run_send right after on_started advanced the rank
-// into `wait` for that very request; a second wait on the same key is then a never-started
-// request (blocked), and waitall with nothing outstanding passes.
+// into `wait` for that very request; waitall with nothing outstanding passes, and a second wait
+// on the same key is a request waited twice: an input error at its line.
 TEST(ReviewTi, WaitInsideOnStartedOfItsOwnEagerIsend) {
   const std::string path = testing::write_test_file("w.txt",
                                        "0 isend 1 0 8\n0 wait 0 1 0\n0 waitall\n0 wait 0 1 0\n"
                                        "1 recv 0 0 8\n");
-  ExecutionResult r = review_run_ti(path, testing::params(10, 20, 30, 1, 0));
-  ASSERT_EQ(r.blocked.size(), 1u);
-  EXPECT_EQ(r.blocked[0].rank, 0);
-  EXPECT_NE(r.blocked[0].waits_for.find("never started"), std::string::npos) << r.blocked[0].waits_for;
+  try {
+    review_run_ti(path, testing::params(10, 20, 30, 1, 0));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("w.txt:4:1: wait of rank 0"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("already completed it"), std::string::npos) << e.what();
+  }
 }
 
 }  // namespace

@@ -179,9 +179,9 @@ TEST(TiAction, BadNumbers) {
 }
 
 TEST(TiAction, RanksPeersAndRootsOutOfRange) {
-  expect_error("0 send 5 0 10", 2, 1, 8, "peer rank 5 is out of range: the trace has 2 ranks (0 to 1)");
-  expect_error("0 recv -1 0 10", 2, 1, 8, "peer rank -1 is out of range");
-  expect_error("0 send one 0 10", 2, 1, 8, "expected a peer rank (an integer from 0 to 1), got 'one'");
+  expect_error("0 send 5 0 10", 2, 1, 8, "destination rank 5 is out of range: the trace has 2 ranks (0 to 1)");
+  expect_error("0 recv -1 0 10", 2, 1, 8, "source rank -1 is out of range");
+  expect_error("0 send one 0 10", 2, 1, 8, "expected a destination rank (an integer from 0 to 1), got 'one'");
   expect_error("0 bcast 10 7", 4, 1, 12, "root rank 7 is out of range: the trace has 4 ranks (0 to 3)");
   expect_error("0 reduce 10 0 4", 4, 1, 15, "root rank 4 is out of range");
   expect_error("0 gatherv 1 1 1 1 1 9", 4, 1, 21, "root rank 9 is out of range");

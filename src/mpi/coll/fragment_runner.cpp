@@ -4,7 +4,7 @@
 
 namespace simfab::coll {
 
-uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint8_t context,
+uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint32_t context,
                                SimTime t) {
   SIMFAB_CHECK(f.size() > 0, "FragmentRunner::start: empty fragment");
   SIMFAB_CHECK(f.size() < kOpFlag, "FragmentRunner::start: fragment too large");

@@ -39,7 +39,7 @@ class FragmentRunner {
 
   // Starts fragment `f` for `rank`; ops get (tag, context). Returns the run id.
   // REQUIRES: f.size() > 0 (a closed fragment has at least its closing calc).
-  uint32_t start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint8_t context, SimTime t);
+  uint32_t start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint32_t context, SimTime t);
   // REQUIRES: owns(op) and op belongs to `run`.
   void on_started(Executor& ex, uint32_t run, OpId op, SimTime t);
   bool on_completed(Executor& ex, uint32_t run, OpId op, SimTime t);

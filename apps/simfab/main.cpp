@@ -3,23 +3,23 @@
 //
 //   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
+//   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
 //   simfab config --list
 //   simfab coll --list
 //   simfab version | --version
 //   simfab help | --help
-#include <cstdio>
-#include <fstream>
 #include <iostream>
 #include <string>
 #include <string_view>
-#include <unistd.h>
 #include <vector>
 
+#include "cli_options.hpp"
+#include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
-#include "core/spelling.hpp"
 #include "mpi/coll/registry.hpp"
 #include "report/summary.hpp"
+#include "sim/goal_export.hpp"
 #include "sim/simulation.hpp"
 
 namespace simfab {
@@ -38,32 +38,16 @@ constexpr const char* kUsage =
     "      --json FILE       also write the results as JSON (written only on success)\n"
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
+    "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
+    "             [--quiet]\n"
+    "      Export a time-independent trace as a GOAL schedule (collectives expanded with the\n"
+    "      algorithms replay would use, compute turned into time with the platform's host speeds;\n"
+    "      ideal hosts without --platform) that `simfab run --goal` or LogGOPSim can replay.\n"
+    "      -o, --output FILE  the GOAL file (written only on success)\n"
     "  simfab config --list   every configuration key with its type, default and meaning\n"
     "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input, 3 deadlock in the replayed application, 1 internal error\n";
-
-InputError usage_error(const std::string& what, const std::string& text = {}) {
-  return InputError(SourceLoc{"command line", 0, 0}, what + " (simfab help shows the usage)", text);
-}
-
-void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw InputError(SourceLoc{path, 0, 0}, "cannot write the JSON output file");
-    out << content;
-    out.flush();
-    if (!out) {
-      std::remove(tmp.c_str());
-      throw InputError(SourceLoc{path, 0, 0}, "cannot write the JSON output file");
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    throw InputError(SourceLoc{path, 0, 0}, "cannot write the JSON output file");
-  }
-}
 
 int cmd_coll(const std::vector<std::string>& args) {
   if (args.size() != 1 || args[0] != "--list") throw usage_error("expected 'simfab coll --list'");
@@ -98,35 +82,15 @@ int cmd_run(const std::vector<std::string>& args) {
   SimulationInput in;
   std::string json_path;
   bool reproducible = false, quiet = false;
-  static const std::vector<std::string_view> kOptions = {"--platform", "--goal",  "--trace",        "--hostfile",
-                                                         "--cfg",      "--json",  "--reproducible", "--quiet"};
-  for (size_t i = 0; i < args.size(); ++i) {
-    std::string a = args[i];
-    std::string value;
-    bool has_inline = false;
-    if (auto eq = a.find('='); a.rfind("--", 0) == 0 && eq != std::string::npos) {
-      value = a.substr(eq + 1);
-      a = a.substr(0, eq);
-      has_inline = true;
-    }
-    auto take = [&]() -> std::string {
-      if (has_inline) return value;
-      if (i + 1 >= args.size()) throw usage_error("option " + a + " needs a value");
-      return args[++i];
-    };
-    if (a == "--platform") in.platform_path = take();
-    else if (a == "--goal") in.goal_path = take();
-    else if (a == "--trace") in.trace_path = take();
-    else if (a == "--hostfile") in.hostfile_path = take();
-    else if (a == "--cfg") cfg.set_assignment(take(), SourceLoc{"--cfg", 0, 0});
-    else if (a == "--json") json_path = take();
-    else if (a == "--reproducible" && !has_inline) reproducible = true;
-    else if (a == "--quiet" && !has_inline) quiet = true;
-    else {
-      std::string near = nearest_name(a, kOptions);
-      throw usage_error("unknown option '" + args[i] + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
-    }
-  }
+  static constexpr CliOption kOptions[] = {{"--platform"}, {"--goal"},         {"--trace"},        {"--hostfile"},
+                                           {"--cfg"},      {"--json"},         {"--reproducible", false},
+                                           {"--quiet", false}};
+  parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
+    if (apply_input_option(name, value, in, cfg)) return;
+    if (name == "--json") json_path = value;
+    else if (name == "--reproducible") reproducible = true;
+    else quiet = true;
+  });
   if (in.goal_path.empty() == in.trace_path.empty())
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
 
@@ -144,8 +108,34 @@ int cmd_run(const std::vector<std::string>& args) {
     }
     return 3;
   }
-  if (!json_path.empty()) write_file_atomically(json_path, result_json(r, cfg, reproducible));
+  if (!json_path.empty())
+    write_file_atomically(json_path, "the JSON output file",
+                          [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
   if (!quiet) print_summary(std::cout, r);
+  return 0;
+}
+
+int cmd_goal(const std::vector<std::string>& args) {
+  Config cfg;
+  register_builtin_keys(cfg);
+  SimulationInput in;
+  std::string out_path;
+  bool quiet = false;
+  static constexpr CliOption kOptions[] = {{"--trace"}, {"--platform"}, {"--hostfile"}, {"--cfg"},
+                                           {"-o"},      {"--output"},   {"--quiet", false}};
+  parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
+    if (apply_input_option(name, value, in, cfg)) return;
+    if (name == "--quiet") quiet = true;
+    else out_path = value;
+  });
+  if (in.trace_path.empty()) throw usage_error("give the trace to export: --trace FILE");
+  if (out_path.empty()) throw usage_error("give the GOAL file to write: -o FILE");
+  GoalExportResult r;
+  write_file_atomically(out_path, "the GOAL output file",
+                        [&](std::ostream& out) { r = export_trace_as_goal(in, cfg, out); });
+  if (!quiet)
+    std::cout << "simfab: wrote " << out_path << ": " << r.num_ranks << " ranks, " << r.stats.ops << " ops, "
+              << r.stats.dependencies << " dependencies\n";
   return 0;
 }
 
@@ -158,6 +148,7 @@ int main_impl(int argc, char** argv) {
   const std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "run") return cmd_run(args);
+  if (cmd == "goal") return cmd_goal(args);
   if (cmd == "config") return cmd_config(args);
   if (cmd == "coll") return cmd_coll(args);
   if (cmd == "version" || cmd == "--version") {
@@ -168,7 +159,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, goal, config, coll, version or help");
 }
 
 }  // namespace

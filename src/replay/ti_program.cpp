@@ -7,13 +7,9 @@
 #include <cstdint>
 
 #include "core/text_locator.hpp"
+#include "replay/ti_duration.hpp"
 
 namespace simfab {
-
-namespace {
-// Longest single calc accepted, as for GOAL calc durations (about 26 days).
-constexpr double kMaxCalcPs = static_cast<double>(INT64_MAX / 4);
-}  // namespace
 
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
                                          const std::vector<HostId>& rank_host, const coll::CollChoice& choice) {
@@ -40,22 +36,7 @@ void TiProgram::fail(const TiLine& line, size_t pos, std::string what) const {
 }
 
 SimTime TiProgram::compute_time(RankId r, double flops, const TiLine& line) const {
-  const Host& host = platform_.host(rank_host_[static_cast<size_t>(r)]);
-  if (std::isinf(host.speed_flops) || flops == 0) return SimTime::zero();
-  const double seconds = flops / host.speed_flops;
-  if (!(seconds * 1e12 <= kMaxCalcPs))
-    fail(line, line.begin,
-         "computing " + std::to_string(flops) + " flops on host '" + host.name + "' (" +
-             std::to_string(host.speed_flops) + " flop/s) takes longer than simfab's limit for one action "
-             "(2^61 ps, about 26 days)");
-  return SimTime::from_seconds(seconds);
-}
-
-SimTime TiProgram::sleep_time(double seconds, const TiLine& line) const {
-  if (!(seconds * 1e12 <= kMaxCalcPs))
-    fail(line, line.begin, "a sleep of " + std::to_string(seconds) +
-                               " s is longer than simfab's limit for one action (2^61 ps, about 26 days)");
-  return SimTime::from_seconds(seconds);
+  return ti_compute_time(flops, platform_.host(rank_host_[static_cast<size_t>(r)]), trace_.file_name(line.file), line);
 }
 
 OpId TiProgram::issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
@@ -104,7 +85,7 @@ void TiProgram::advance(RankId r, SimTime t) {
         return;
       case TiKind::kCompute:
       case TiKind::kSleep: {
-        const SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : sleep_time(a.amount, line);
+        const SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : ti_sleep_time(a.amount, trace_.file_name(line.file), line);
         s.state = State::kOp;
         s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(d.ps()), 0, 0, kNoRequest, t);
         return;

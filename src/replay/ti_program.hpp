@@ -124,7 +124,6 @@ class TiProgram final : public Program {
   OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
              uint8_t flags = 0);
   SimTime compute_time(RankId r, double flops, const TiLine& line) const;
-  SimTime sleep_time(double seconds, const TiLine& line) const;
   uint32_t add_request(RankId r, int32_t src, int32_t dst, int32_t tag);
   uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag) const;
   // find_request, or an InputError naming the call when no request has that key.

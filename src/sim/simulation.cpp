@@ -21,7 +21,7 @@ void register_builtin_keys(Config& cfg) {
 
 namespace {
 
-std::vector<HostId> map_ranks(const Platform& p, int num_ranks, const std::string& app) {
+std::vector<HostId> round_robin(const Platform& p, int num_ranks, const std::string& app) {
   if (p.host_count() < num_ranks)
     throw InputError(SourceLoc{p.source(), 0, 0},
                      "the platform has " + std::to_string(p.host_count()) + " hosts but " + app +
@@ -40,14 +40,27 @@ uint64_t peak_rss() {
 
 }  // namespace
 
-RunResult run_simulation(const SimulationInput& in, Config& cfg) {
-  const auto t0 = std::chrono::steady_clock::now();
-  RunResult out;
-
+Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   Platform platform;
   if (!in.platform_path.empty()) platform = load_platform_yaml(in.platform_path);
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
+  return platform;
+}
+
+std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platform, int num_ranks,
+                              const std::string& app) {
+  if (!in.hostfile_path.empty() && in.platform_path.empty())
+    throw InputError(SourceLoc{in.hostfile_path, 0, 0}, "--hostfile needs --platform: it names the platform's hosts");
+  return in.hostfile_path.empty() ? round_robin(platform, num_ranks, app)
+                                  : read_hostfile(in.hostfile_path, platform, num_ranks);
+}
+
+RunResult run_simulation(const SimulationInput& in, Config& cfg) {
+  const auto t0 = std::chrono::steady_clock::now();
+  RunResult out;
+
+  Platform platform = load_run_platform(in, cfg);
   out.model = cfg.choice("network/model");
 
   Engine engine;
@@ -75,10 +88,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
     num_ranks = ti_num_ranks(*trace);
     ops = &ti_ops;
   }
-  if (!in.hostfile_path.empty() && in.platform_path.empty())
-    throw InputError(SourceLoc{in.hostfile_path, 0, 0}, "--hostfile needs --platform: it names the platform's hosts");
-  std::vector<HostId> rank_host = in.hostfile_path.empty() ? map_ranks(platform, num_ranks, out.application)
-                                                           : read_hostfile(in.hostfile_path, platform, num_ranks);
+  std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
   else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg));
 

@@ -14,6 +14,7 @@
 
 #include "core/config.hpp"
 #include "mpi/executor.hpp"
+#include "platform/platform.hpp"
 
 namespace simfab {
 
@@ -41,6 +42,14 @@ struct RunResult {
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)
   uint64_t peak_rss_bytes = 0;
 };
+
+// The platform of `in` (empty without --platform) with its `config:` settings applied to every
+// key of `cfg` not given explicitly (the command line wins). Throws InputError.
+Platform load_run_platform(const SimulationInput& in, Config& cfg);
+// The host of each rank: as in.hostfile_path says, else round-robin (rank r on host r mod H), and
+// then fewer hosts than ranks is an InputError. `app` names the application in messages.
+std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platform, int num_ranks,
+                              const std::string& app);
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).

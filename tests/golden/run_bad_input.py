@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Bad input gets a clear error: exit status 2, a message naming file:line:column and what was
-expected, the offending line echoed, and no JSON written. One case per class of the issue.
+expected, the offending line echoed, and no JSON written (no file at all: nor a temporary one).
+One case per class of the issue; GOAL_CASES do the same for `simfab goal` (no GOAL file written).
 
 usage: run_bad_input.py SIMFAB SOURCE_DIR
 """
@@ -86,21 +87,46 @@ CASES = [
     ("cli unknown option", {}, ["--goal", GOOD_GOAL, "--jsn", "x"], ["unknown option '--jsn'; did you mean '--json'?"]),
 ]
 
-for name, files, args, expect in CASES:
+# `simfab goal` (replay/ti_to_goal.hpp): the same promise, and no GOAL file, even partial, left.
+GOAL_CASES = [
+    ("goal wait never started", {"t.ti": "0 init\n1 init\n0 isend 1 0 8\n0 wait 0 1 1\n1 recv 0 0 8\n"},
+     ["--trace", "FILE:t.ti"], ["t.ti:4:1:", "wait for a request (src 0, dst 1, tag 1) that was never started",
+                                "0 wait 0 1 1"]),
+    ("goal tag in the collective range", {"t.ti": "0 send 1 1073741824 8\n1 recv 0 1073741824 8\n"},
+     ["--trace", "FILE:t.ti"], ["t.ti:1:1:", "tag 1073741824 is in the range GOAL export gives collectives"]),
+    ("goal any tag with collectives", {"t.ti": "0 recv 1 -1 8\n0 barrier\n1 send 0 3 8\n1 barrier\n"},
+     ["--trace", "FILE:t.ti"], ["t.ti:1:1:", "tag -1 (MPI_ANY_TAG) cannot be exported together with collectives"]),
+    ("goal action after finalize", {"t.ti": "0 init\n0 finalize\n0 compute 5\n"},
+     ["--trace", "FILE:t.ti"], ["t.ti:3:1:", "action after 'finalize'"]),
+    ("goal malformed line late in the trace", {"t.ti": "0 init\n1 init\n0 send 1 0 8\n1 recv 0 0 8\n1 compute lots\n"},
+     ["--trace", "FILE:t.ti"], ["t.ti:5:", "lots"]),
+    ("goal unknown algorithm", {}, ["--trace", GOOD_TI, "--cfg", "mpi/allreduce=rign"], ["mpi/allreduce", "rign"]),
+    ("goal hostfile without platform", {"h.txt": "node0\n"}, ["--trace", GOOD_TI, "--hostfile", "FILE:h.txt"],
+     ["--hostfile needs --platform"]),
+    ("goal no trace", {}, [], ["give the trace to export: --trace FILE"]),
+    ("goal unknown option", {}, ["--trace", GOOD_TI, "--jsn", "x"], ["unknown option '--jsn'"]),
+]
+
+
+def run_case(command, out_name, name, files, args, expect):
+    """Runs `simfab COMMAND ARGS` writing to OUT_NAME; expects exit 2, EXPECT in stderr, no output."""
+    global passed, failed
     with tempfile.TemporaryDirectory() as d:
         for fname, content in files.items():
             open(os.path.join(d, fname), "w").write(content)
         argv = [a.replace("FILE:", d + "/") if a.startswith("FILE:") else a for a in args]
-        out = os.path.join(d, "result.json")
-        p = subprocess.run([SIMFAB, "run"] + argv + ["--json", out], capture_output=True, text=True, timeout=60)
+        out = os.path.join(d, out_name)
+        out_flag = "--json" if command == "run" else "-o"
+        p = subprocess.run([SIMFAB, command] + argv + [out_flag, out], capture_output=True, text=True, timeout=60)
         problems = []
         if p.returncode != 2:
             problems.append(f"exit {p.returncode}, expected 2")
         for e in expect:
             if e not in p.stderr:
                 problems.append(f"stderr lacks {e!r}")
-        if os.path.exists(out):
-            problems.append("a JSON file was written")
+        left = sorted(set(os.listdir(d)) - set(files))
+        if left:
+            problems.append(f"files were written: {left}")
         if "internal error" in p.stderr or "Sanitizer" in p.stderr:
             problems.append("crash")
         if problems:
@@ -108,6 +134,12 @@ for name, files, args, expect in CASES:
             print(f"FAIL {name}\n  Expectation: exit 2, {expect}\n  Actual: {'; '.join(problems)}\n  stderr: {p.stderr.strip()}")
         else:
             passed += 1
+
+
+for case in CASES:
+    run_case("run", "result.json", *case)
+for case in GOAL_CASES:
+    run_case("goal", "out.goal", *case)
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

@@ -1,0 +1,49 @@
+#include "cli_options.hpp"
+
+#include "core/spelling.hpp"
+
+namespace simfab {
+
+InputError usage_error(const std::string& what, const std::string& text) {
+  return InputError(SourceLoc{"command line", 0, 0}, what + " (simfab help shows the usage)", text);
+}
+
+void parse_options(const std::vector<std::string>& args, std::span<const CliOption> options,
+                   const std::function<void(std::string_view name, const std::string& value)>& on_option) {
+  for (size_t i = 0; i < args.size(); ++i) {
+    std::string name = args[i];
+    std::string value;
+    bool has_inline = false;
+    if (auto eq = name.find('='); name.rfind("--", 0) == 0 && eq != std::string::npos) {
+      value = name.substr(eq + 1);
+      name = name.substr(0, eq);
+      has_inline = true;
+    }
+    const CliOption* known = nullptr;
+    for (const CliOption& o : options)
+      if (o.name == name && (o.takes_value || !has_inline)) known = &o;
+    if (known == nullptr) {
+      std::vector<std::string_view> names;
+      for (const CliOption& o : options) names.push_back(o.name);
+      const std::string near = nearest_name(name, names);
+      throw usage_error("unknown option '" + args[i] + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    if (known->takes_value && !has_inline) {
+      if (i + 1 >= args.size()) throw usage_error("option " + name + " needs a value");
+      value = args[++i];
+    }
+    on_option(known->name, value);
+  }
+}
+
+bool apply_input_option(std::string_view name, const std::string& value, SimulationInput& in, Config& cfg) {
+  if (name == "--platform") in.platform_path = value;
+  else if (name == "--goal") in.goal_path = value;
+  else if (name == "--trace") in.trace_path = value;
+  else if (name == "--hostfile") in.hostfile_path = value;
+  else if (name == "--cfg") cfg.set_assignment(value, SourceLoc{"--cfg", 0, 0});
+  else return false;
+  return true;
+}
+
+}  // namespace simfab

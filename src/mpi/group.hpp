@@ -43,13 +43,14 @@
 
 #include "core/error.hpp"
 #include "core/sim_time.hpp"
+#include "mpi/op.hpp"
 
 namespace simfab::mpi {
 
 // MPI_UNDEFINED (the value MPICH and Open MPI use): "not a member", "no colour".
 inline constexpr int32_t kUndefined = -32766;
-// MPI_PROC_NULL as accepted by translate_ranks (Open MPI's value; -1 is simfab's kAnySource).
-inline constexpr int32_t kProcNull = -2;
+// MPI_PROC_NULL as accepted by translate_ranks: simfab's one value (mpi/op.hpp).
+using simfab::kProcNull;
 
 // The results of MPI_Group_compare / MPI_Comm_compare (kCongruent only for communicators).
 enum class Comparison : uint8_t { kIdent, kCongruent, kSimilar, kUnequal };

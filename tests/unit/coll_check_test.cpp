@@ -142,5 +142,60 @@ TEST(CollCheck, CatchesDeadlocksSizeMismatchesAndWrongResults) {
   EXPECT_NE(barrier.error.find("without hearing from rank"), std::string::npos) << barrier.error;
 }
 
+// The matching-order rule (check.hpp): two sends to one peer, or two receives from one peer,
+// must be ordered by the fragment's edges, or timing decides which message each receive takes.
+TEST(CollCheck, RejectsSendsOrReceivesOfOnePeerThatTheEdgesLeaveUnordered) {
+  // Two pieces 0 -> 1 (a pipelined bcast on 2 ranks); `edges` orders them on either side.
+  const auto pieces = [](bool order_sends, bool order_recvs, bool immediate) {
+    return check_collective(CollKind::kBcast, 2, 0, 2, [=](Fragment& f, RankId rank) {
+      const auto order = [&](uint32_t later, uint32_t earlier) {
+        if (immediate) f.irequire(later, earlier);
+        else f.require(later, earlier);
+      };
+      if (rank == 0) {
+        const uint32_t a = f.send(1, 8, Segs{0, 1});
+        const uint32_t b = f.send(1, 9, Segs{1, 1});
+        if (order_sends) order(b, a);
+      } else {
+        const uint32_t a = f.recv(0, 8, Segs{0, 1});
+        const uint32_t b = f.recv(0, 9, Segs{1, 1});
+        if (order_recvs) order(b, a);
+      }
+    });
+  };
+  EXPECT_EQ(pieces(true, true, false).error, "");
+  EXPECT_EQ(pieces(true, true, true).error, "");  // irequires orders issue and posting too
+  EXPECT_EQ(pieces(false, true, false).error,
+            "bcast on 2 ranks (root 0): rank 0 op 0: sends to rank 1, and so does op 1, but no chain of "
+            "requires/irequires edges orders the two (send 8 B to rank 1; send 9 B to rank 1): timing decides which "
+            "receive of rank 1 each one matches");
+  EXPECT_NE(pieces(true, false, true).error.find("rank 1 op 0: receives from rank 0, and so does op 1, but no chain"),
+            std::string::npos);
+  // Order through other ops counts (a chain mixing requires and irequires), and ops with other
+  // peers or of the other kind need none: the ring step's send to r+1 and recv from r-1.
+  CheckReport chained = check_collective(CollKind::kAllgather, 3, 0, 1, [](Fragment& f, RankId rank) {
+    const RankId to = (rank + 1) % 3, from = (rank + 2) % 3;
+    const uint32_t s0 = f.send(to, 8, Segs{static_cast<uint32_t>(rank), 1});
+    const uint32_t r0 = f.recv(from, 8, Segs{static_cast<uint32_t>(from), 1});
+    f.irequire(r0, s0);
+    const uint32_t s1 = f.send(to, 8, Segs{static_cast<uint32_t>(from), 1});
+    f.require(s1, r0);  // s0 -irequires-> r0 -requires-> s1
+    const uint32_t r1 = f.recv(from, 8, Segs{static_cast<uint32_t>((from + 2) % 3), 1});
+    f.irequire(r1, s1);
+  });
+  EXPECT_EQ(chained.error, "");
+  // Without "r0 irequires s0" the sends are unordered (the ring bug): s1 waits for r0, and r0 for
+  // nothing, so s1 can leave before s0 when the left neighbour is early.
+  CheckReport loose = check_collective(CollKind::kAllgather, 3, 0, 1, [](Fragment& f, RankId rank) {
+    const RankId to = (rank + 1) % 3, from = (rank + 2) % 3;
+    f.send(to, 8, Segs{static_cast<uint32_t>(rank), 1});
+    const uint32_t r0 = f.recv(from, 8, Segs{static_cast<uint32_t>(from), 1});
+    f.require(f.send(to, 8, Segs{static_cast<uint32_t>(from), 1}), r0);
+    f.require(f.recv(from, 8, Segs{static_cast<uint32_t>((from + 2) % 3), 1}), r0);
+  });
+  EXPECT_NE(loose.error.find("rank 0 op 0: sends to rank 1, and so does op 2, but no chain"), std::string::npos)
+      << loose.error;
+}
+
 }  // namespace
 }  // namespace simfab::coll

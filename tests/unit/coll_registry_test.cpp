@@ -110,6 +110,43 @@ TEST(CollRegistry, EveryAlgorithmReplaysATraceOfEveryCollectiveOnAnOddSize) {
   }
 }
 
+// Regression (MPI_ERR_TRUNCATE, found by the executor's size check): the ring's reduce-scatter
+// pass issued send j after reduction j-1 but not after send j-1, so on a rank whose receive j-1
+// came early the sends left out of order and the neighbour matched a 715 B block into a 714 B
+// receive. Ranks entering each collective at different times (a compute of a different length per
+// rank, and a reduce that releases the non-roots early) replay every algorithm of every
+// collective, on both network models; buffer sizes that do not divide evenly make a wrong match
+// a size mismatch (an InputError) instead of a silent mix-up. check_collective's ordering rule
+// (check.hpp) proves the same statically for sizes 1-33.
+TEST(CollRegistry, SkewedRanksMatchEveryCollectiveMessageInOrder) {
+  for (int p : {5, 7, 12}) {
+    std::string skew;
+    for (int r = 0; r < p; ++r) skew += std::to_string(r) + " compute " + std::to_string((r * 7 % p) * 3000) + "\n";
+    const std::string trace = skew + every_rank(p, "reduce 5000 0 2") + every_rank(p, "allreduce 5003 0") + skew +
+                              every_rank(p, "bcast 200003 3") + skew + every_rank(p, "reduce 200003 0 1") + skew +
+                              every_rank(p, "allreduce 300001 0") + skew + every_rank(p, "allgather 301 301") + skew +
+                              every_rank(p, "alltoall 301 301") + skew + every_rank(p, "gather 301 301 4") + skew +
+                              every_rank(p, "scatter 301 301 4") + skew + every_rank(p, "barrier");
+    for (const char* model : {"loggops", "flow"}) {
+      const std::string net = std::string("network/model=") + model;
+      for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+        const auto op = static_cast<CollOp>(i);
+        for (const CollAlgorithm& a : coll_algorithms(op)) {
+          TiRun r;
+          EXPECT_NO_THROW(r = run_ti(trace, p, {coll_op_key(op) + "=" + a.name, net}))
+              << coll_op_key(op) << "=" << a.name << " on " << p << " ranks, " << model;
+          EXPECT_FALSE(r.deadlock) << coll_op_key(op) << "=" << a.name << " on " << p << " ranks, " << model;
+        }
+      }
+      for (const char* sel : {"ompi", "mpich"}) {
+        TiRun r;
+        EXPECT_NO_THROW(r = run_ti(trace, p, {std::string("mpi/coll-selector=") + sel, net})) << sel << " on " << p;
+        EXPECT_FALSE(r.deadlock) << sel << " on " << p << " ranks, " << model;
+      }
+    }
+  }
+}
+
 TEST(CollRegistry, UnknownAlgorithmIsAnErrorListingTheChoices) {
   Config cfg;
   register_builtin_keys(cfg);

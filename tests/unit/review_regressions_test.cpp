@@ -103,16 +103,20 @@ TEST(ReviewExecutor, ByteTotalDoesNotWrapAround) {
   EXPECT_THROW(testing::run_goal(goal, testing::params(0, 0, 0, 0, 0, UINT64_MAX)), InputError);
 }
 
-// PASSING pin: ranks that call different collective sequences match each other's collective
-// messages by sequence number (tag) and end in a deadlock report, never a crash or a CHECK.
-TEST(ReviewTi, DifferentCollectiveSequencesEndInADeadlockReportNotACrash) {
+// Ranks that call different collective sequences are MPI misuse: the collective matcher names the
+// first disagreement (an input error), never a crash, a CHECK or a silent wrong match.
+TEST(ReviewTi, DifferentCollectiveSequencesAreAMismatchErrorNotACrash) {
   const std::string path = testing::write_test_file("mismatch.txt",
                                        "0 bcast 100000\n0 barrier\n0 allreduce 8 0\n"
                                        "1 barrier\n1 bcast 100000\n1 reduce 100000 0\n"
                                        "2 allreduce 8 0\n2 barrier\n");
-  ExecutionResult r = review_run_ti(path, testing::params(10, 20, 30, 1, 0));
-  EXPECT_FALSE(r.blocked.empty());
-  for (const BlockedRank& b : r.blocked) EXPECT_FALSE(b.waits_for.empty());
+  try {
+    review_run_ti(path, testing::params(10, 20, 30, 1, 0));
+    FAIL() << "expected an InputError";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("mismatched collective: "), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("as collective #1 of its communicator"), std::string::npos) << e.what();
+  }
 }
 
 // PASSING pin: a rank that reaches finalize with a rendezvous isend nobody receives is blocked

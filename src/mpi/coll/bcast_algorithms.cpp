@@ -3,6 +3,7 @@
 #include "core/error.hpp"
 #include "mpi/coll/gather_scatter_algorithms.hpp"
 #include "mpi/coll/split.hpp"
+#include "mpi/coll/step.hpp"
 #include "mpi/coll/tree_shapes.hpp"
 
 namespace simfab::coll {
@@ -71,12 +72,14 @@ void scatter_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, By
   const int64_t p = size, v = vrank_of(rank, root, size);
   const RankId right = rank_of_vrank(static_cast<RankId>((v + 1) % p), root, size);
   const RankId left = rank_of_vrank(static_cast<RankId>((v - 1 + p) % p), root, size);
-  int64_t recv = -1;
+  // One MPIC_Sendrecv per step (step.hpp's edges): both halves of step i follow both of step i-1,
+  // which orders the sends to `right` and the receives from `left` as MPI's matching needs.
+  After prev;
   for (int64_t i = 0; i + 1 < p; ++i) {
     const auto out = static_cast<uint32_t>((v - i + p) % p), in = static_cast<uint32_t>((v - i - 1 + 2 * p) % p);
-    const uint32_t send = f.send(right, share(bytes, static_cast<uint32_t>(p), out), Segs{out, 1});
-    if (recv >= 0) f.require(send, static_cast<uint32_t>(recv));
-    recv = f.recv(left, share(bytes, static_cast<uint32_t>(p), in), Segs{in, 1});
+    prev = sendrecv_step(f, prev, Side{right, share(bytes, static_cast<uint32_t>(p), out), Segs{out, 1}},
+                         Side{left, share(bytes, static_cast<uint32_t>(p), in), Segs{in, 1}}, Combine::kReplace,
+                         ReduceCost{});
   }
   then_after(f, 0, ring);
 }

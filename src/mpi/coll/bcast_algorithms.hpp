@@ -26,7 +26,8 @@
 //                              vrank j; each message carries the receiver's                      P | n)
 //                              subtree of chunks), then a ring allgather: in
 //                              step i = 0 .. P-2, vrank v sends chunk v-i to
-//                              v+1 and receives chunk v-i-1 from v-1 (mod P).
+//                              v+1 and receives chunk v-i-1 from v-1 (mod P),
+//                              one blocking MPIC_Sendrecv per step (sendrecv_step).
 // Critical path in hops (checker rounds), any S: k-nomial: the most non-zero base-k digits of
 // a vrank below P (binomial: floor(log2 P)); binary: floor(log2 P); chain: ceil((P-1)/c). In time, with S pieces the last
 // piece reaches depth D after about D + S - 1 piece transfers (pieces share the links).

@@ -174,7 +174,9 @@ class Checker {
     }
     const size_t words = (n + 63) / 64;
     rr.ancestors.assign(n, std::vector<Bits>(words, 0));
-    // Ancestors through `requires` edges, in a topological order of the whole DAG.
+    // Ancestors through `requires` edges, and through edges of both kinds (`before`: the ops
+    // issued before this one in every run), in a topological order of the whole DAG.
+    std::vector<std::vector<Bits>> before(n, std::vector<Bits>(words, 0));
     std::vector<uint32_t> indeg(n, 0), order;
     for (const FragDep& d : rr.f.deps()) ++indeg[d.succ];
     for (uint32_t i = 0; i < n; ++i)
@@ -188,13 +190,46 @@ class Checker {
           for (size_t w = 0; w < words; ++w) a[w] |= rr.ancestors[i][w];
           a[i / 64] |= Bits{1} << (i % 64);
         }
+        auto& b = before[d.succ];
+        for (size_t w = 0; w < words; ++w) b[w] |= before[i][w];
+        b[i / 64] |= Bits{1} << (i % 64);
         if (--indeg[d.succ] == 0) order.push_back(d.succ);
       }
     }
-    if (order.size() != n) fail(r, 0, "the fragment's dependencies have a cycle");
+    if (order.size() != n) return fail(r, 0, "the fragment's dependencies have a cycle");
+    check_order(r, order, before);
     rr.value.resize(layout_.segments);
     rr.writer.assign(layout_.segments, kNone);
     for (uint32_t s = 0; s < layout_.segments; ++s) rr.value[s] = initial(kind_, layout_, r, root_, s);
+  }
+
+  // The matching-order rule (check.hpp): the sends of rank r to one peer, and its receives from
+  // one peer, form a chain of `before`. A set is totally ordered by a partial order iff the
+  // members that are consecutive in a topological order are ordered, so only those pairs are
+  // tested: O(ops) tests after the O(ops^2 / 64) closure.
+  void check_order(RankId r, const std::vector<uint32_t>& order, const std::vector<std::vector<Bits>>& before) {
+    RankRun& rr = rank(r);
+    std::vector<uint32_t> last_send(static_cast<size_t>(p_), kNone), last_recv(static_cast<size_t>(p_), kNone);
+    for (uint32_t i : order) {
+      const FragOp& op = rr.f.op(i);
+      if (op.kind == OpKind::kCalc || op.peer < 0 || op.peer >= p_) continue;  // bad peers fail in start()
+      const bool send = op.kind == OpKind::kSend;
+      uint32_t& last = (send ? last_send : last_recv)[static_cast<size_t>(op.peer)];
+      if (last != kNone && !((before[i][last / 64] >> (last % 64)) & 1)) {
+        const uint32_t a = std::min(last, i), b = std::max(last, i);
+        return fail(r, a, std::string(send ? "sends to" : "receives from") + " rank " + std::to_string(op.peer) +
+                              ", and so does op " + std::to_string(b) + ", but no chain of requires/irequires edges " +
+                              "orders the two (" + describe(rr.f.op(a)) + "; " + describe(rr.f.op(b)) +
+                              "): timing decides which " + (send ? "receive of rank " : "send of rank ") +
+                              std::to_string(op.peer) + " each one matches");
+      }
+      last = i;
+    }
+  }
+
+  static std::string describe(const FragOp& op) {
+    return op.kind == OpKind::kSend ? "send " + std::to_string(op.amount) + " B to rank " + std::to_string(op.peer)
+                                    : "recv " + std::to_string(op.amount) + " B from rank " + std::to_string(op.peer);
   }
 
   bool is_ancestor(const RankRun& rr, uint32_t anc, uint32_t op) const {

@@ -33,10 +33,29 @@
 // each run: kReplace copies, kReduce unions and fails if a contribution would be counted twice.
 // Every message also carries the sender's causal knowledge (the ranks whose start it has heard
 // of); a barrier is correct when every rank knows every rank at its end.
-// Failures (the first one found): unmatched or leftover messages (deadlock), size or segment
+// Matching order (checked on each rank's fragment before the run): the executor matches
+// messages per (source, tag, context) in FIFO order (MPI's non-overtaking rule), so the k-th
+// receive rank r posts from peer q takes the k-th message q sent r. Every two sends of a fragment
+// to the same peer must therefore be ordered by its edges, and every two receives from the same
+// peer too; otherwise timing (skew, a busy CPU) picks the order and a message lands in the wrong
+// receive: MPI_ERR_TRUNCATE when the sizes differ, a silent mix-up when they agree. "Ordered"
+// means one op reaches the other through a chain of `requires` and `irequires` edges, in any
+// mix: `requires` starts the successor after the predecessor completed, hence after it started;
+// `irequires` starts it no earlier than the predecessor started, and the executor starts a
+// released op only in a later event, after the predecessor has issued its message (send) or
+// posted its receive (recv). So along any chain the later op is issued strictly after the
+// earlier one, and issue order is what matters: MPI orders two sends by the order of the calls
+// that issue them (not their completions), and two receives by the order they are posted. A
+// real library's program order is such a chain (a blocking send returns before the next call;
+// MPI_Isend/MPI_Irecv calls follow each other), so a generator states it with edges (an irequire
+// for consecutive nonblocking calls). Sends to different peers, and a send and a receive with
+// the same peer, use different matching queues and need no order.
+// Failures (the first one found): same-peer sends or receives left unordered (the text names
+// the rank, the peer and both ops), unmatched or leftover messages (deadlock), size or segment
 // mismatches, double counting, wrong final values; the text names the rank, the op and the
 // segment.
-// Complexity: O(ops * (segments per message) * P/64) per run; P <= 64. For tests, not replay.
+// Complexity: O(ops * (segments per message) * P/64) per run, plus O(ops * edges + ops^2 / 64)
+// per rank for the orders (edge closures as bitsets); P <= 64. For tests, not replay.
 #pragma once
 
 #include <functional>

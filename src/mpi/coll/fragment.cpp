@@ -7,7 +7,7 @@ std::span<const uint32_t> Fragment::end_ops(uint32_t begin, uint32_t end) {
   if (end <= begin) return ends_;
   marked_.assign(end - begin, 0);
   for (const FragDep& d : deps_)
-    if (d.pred >= begin && d.pred < end) marked_[d.pred - begin] = 1;
+    if (!d.immediate && d.pred >= begin && d.pred < end) marked_[d.pred - begin] = 1;
   for (uint32_t i = begin; i < end; ++i)
     if (!marked_[i - begin]) ends_.push_back(i);
   return ends_;

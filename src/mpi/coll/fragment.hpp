@@ -11,8 +11,10 @@
 // Generators know nothing about tags, contexts or the pool: the consumer stamps those.
 //
 // Closing (Schedgen's finish_coll, seed 004 §2.5, research notes B.5): close(d) appends one calc
-// of duration d that `requires` every op that is nobody's predecessor (Schedgen's "end" set), so
-// the collective completes on this rank when all of this rank's ops in it have completed. Schedgen
+// of duration d that `requires` every op that is nobody's `requires` predecessor (Schedgen's "end"
+// set), so the collective completes on this rank when all of this rank's ops in it have completed.
+// An `irequires` successor does not count: it may complete before its predecessor does (a send
+// whose receive irequires it, a recv that the next posted recv irequires). Schedgen
 // uses d = 0; replay passes the reduction's compute time (SimGrid's private_execute_flops).
 //
 // Example: dissemination on 4 ranks, rank 0, 8 bytes (ops in generation order):
@@ -101,8 +103,8 @@ class Fragment {
   // GOAL `succ irequires pred`.
   void irequire(uint32_t succ, uint32_t pred) { deps_.push_back(FragDep{pred, succ, true}); }
 
-  // The ops in [begin, end) that no edge names as predecessor (Schedgen's "end" set), in index
-  // order. The span points into a scratch buffer valid until the next call. O(ops + edges).
+  // The ops in [begin, end) that no `requires` edge names as predecessor (Schedgen's "end" set),
+  // in index order. The span points into a scratch buffer valid until the next call. O(ops + edges).
   std::span<const uint32_t> end_ops(uint32_t begin, uint32_t end);
 
   // Appends a calc of `duration` that requires every end op; returns its index. Call once, last.

@@ -5,7 +5,7 @@
 namespace simfab::coll {
 
 uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint32_t context,
-                               SimTime t) {
+                               SimTime t, const mpi::Group* group) {
   SIMFAB_CHECK(f.size() > 0, "FragmentRunner::start: empty fragment");
   SIMFAB_CHECK(f.size() < kOpFlag, "FragmentRunner::start: fragment too large");
   const uint32_t id = runs_.acquire();
@@ -19,7 +19,7 @@ uint32_t FragmentRunner::start(Executor& ex, const Fragment& f, RankId rank, int
     const FragOp& fo = f.op(i);
     op.kind = fo.kind;
     op.amount = fo.amount;
-    op.peer = fo.peer;
+    op.peer = group && fo.kind != OpKind::kCalc ? group->world_rank(fo.peer) : fo.peer;
     op.tag = tag;
     op.rank = rank;
     op.context = context;

@@ -24,6 +24,7 @@
 #include "core/slot_pool.hpp"
 #include "mpi/coll/fragment.hpp"
 #include "mpi/executor.hpp"
+#include "mpi/group.hpp"
 
 namespace simfab::coll {
 
@@ -37,9 +38,12 @@ class FragmentRunner {
 
   static bool owns(const Op& op) { return (op.user & kOpFlag) != 0; }
 
-  // Starts fragment `f` for `rank`; ops get (tag, context). Returns the run id.
+  // Starts fragment `f` for world rank `rank`; ops get (tag, context). A fragment built for a
+  // sub-communicator names its peers by their ranks in `group`, which maps them to world ranks
+  // (nullptr: the peers are world ranks). Returns the run id.
   // REQUIRES: f.size() > 0 (a closed fragment has at least its closing calc).
-  uint32_t start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint32_t context, SimTime t);
+  uint32_t start(Executor& ex, const Fragment& f, RankId rank, int32_t tag, uint32_t context, SimTime t,
+                 const mpi::Group* group = nullptr);
   // REQUIRES: owns(op) and op belongs to `run`.
   void on_started(Executor& ex, uint32_t run, OpId op, SimTime t);
   bool on_completed(Executor& ex, uint32_t run, OpId op, SimTime t);

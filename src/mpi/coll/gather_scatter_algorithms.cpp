@@ -78,9 +78,13 @@ void linear_sync_gather(Fragment& f, RankId rank, int size, RankId root, Bytes b
   int64_t prev_first = -1;  // the previous rank's first-segment recv, which the root waits for
   for (RankId i = 0; i < size; ++i) {
     if (i == root) continue;
+    // OpenMPI's program order: irecv head, blocking MPI_Send of the sync, irecv tail. The tail's
+    // recv follows the head's (FIFO matching, check.hpp) through the sync it waits for.
     const uint32_t head = f.recv(i, first, seg(i, 0));
     const uint32_t sync = f.send(i, 0);
+    f.irequire(sync, head);
     const uint32_t tail = f.recv(i, rest, seg(i, 1));
+    f.require(tail, sync);
     if (prev_first >= 0)
       for (uint32_t op : {head, sync, tail}) f.require(op, static_cast<uint32_t>(prev_first));
     prev_first = head;

@@ -14,8 +14,10 @@
 //     P = 2^m. Critical path: floor(log2 P) hops.
 //   linear_sync_gather(first) (gather_intra_linear_sync): block r is two segments, its first
 //     min(first, b) bytes (segment 2r) and the rest (segment 2r+1). The root, for each other rank
-//     i in rank order: posts the recv of i's first segment, sends i a zero-byte sync, posts the
-//     recv of i's rest, and waits for the first segment before moving on to the next rank. A
+//     i in rank order: posts the recv of i's first segment, sends i a zero-byte sync (a blocking
+//     send: it irequires that recv), posts the recv of i's rest (requiring the sync, which orders
+//     it after the first segment's recv, as FIFO matching needs), and waits for the first segment
+//     before moving on to the next rank. A
 //     non-root waits for the sync, sends its first segment, then its rest.
 //     Messages: 3(P-1) (P-1 of them zero-byte). Volume: (P-1) b.
 //

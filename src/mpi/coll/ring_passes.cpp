@@ -29,8 +29,9 @@ After ring_reduce_scatter_pass(Fragment& f, RankId rank, int size, const RingBlo
     const Side in = blocks.piece(from, wrap(first - 1 - j, size), ph);
     const uint32_t next = f.recv(from, in.bytes, in.segs, Combine::kReduce);
     f.require(next, send);
+    f.irequire(next, recv);  // posted after irecv j-1 (program order; the FIFO match needs it)
     const uint32_t reduced = received(f, recv, blocks.piece(from, wrap(first - j, size), ph), Combine::kReduce, cost);
-    send = send_step(f, After{reduced}, blocks.piece(to, wrap(first - j, size), ph)).a;
+    send = send_step(f, After{reduced, send}, blocks.piece(to, wrap(first - j, size), ph)).a;
     recv = next;
   }
   return After{send, received(f, recv, blocks.piece(from, wrap(first + 1, size), ph), Combine::kReduce, cost)};

@@ -9,6 +9,10 @@
 // Receive j brings block first-1-j (mod P). OpenMPI double-buffers the receives (inbuf[2]): irecv j
 // is posted after the blocking send j-1 returned, which itself followed reduction j-2 into the
 // buffer irecv j reuses; so here irecv j requires send j-1 and send j requires reduction j-1.
+// Program order, which MPI's FIFO matching needs (check.hpp): send j also requires send j-1 (the
+// blocking MPI_Send j-1 returned before irecv j, wait j-1 and the reduction that precede send j;
+// without it a rank whose receive j-1 came early issued its sends out of order and the neighbour
+// matched them to the wrong receives), and irecv j irequires irecv j-1 (posted in loop order).
 // The rank ends owning block first+1 reduced over all ranks: allreduce starts at first = r (owns
 // r+1), reduce_scatter at first = r-1 (owns r).
 // Allgather pass (P-1 MPI_Sendrecv, "distribution loop"), starting with block `first`:

@@ -86,13 +86,20 @@ int knomial_subtree(RankId v, int size, int radix) {
 
 void tree_down(Fragment& f, const TreeNode& node, Bytes bytes, Segs data) {
   const uint32_t n = std::max<uint32_t>(data.count, 1);
+  int64_t recv = -1;           // the latest recv from the parent
+  std::vector<uint32_t> sent;  // the latest send to each child
   for (uint32_t s = 0; s < n; ++s) {
     const Bytes b = share(bytes, n, s);
-    int64_t recv = -1;
-    if (node.parent >= 0) recv = f.recv(node.parent, b, piece(data, s));
-    for (RankId c : node.children) {
-      const uint32_t send = f.send(c, b, piece(data, s));
+    if (node.parent >= 0) {
+      const uint32_t r = f.recv(node.parent, b, piece(data, s));
+      if (recv >= 0) f.irequire(r, static_cast<uint32_t>(recv));  // irecv s after irecv s-1
+      recv = r;
+    }
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      const uint32_t send = f.send(node.children[i], b, piece(data, s));
       if (recv >= 0) f.require(send, static_cast<uint32_t>(recv));
+      if (s > 0) f.irequire(send, sent[i]);  // isend s to child i after isend s-1 to it
+      if (s == 0) sent.push_back(send); else sent[i] = send;
     }
   }
 }
@@ -100,14 +107,22 @@ void tree_down(Fragment& f, const TreeNode& node, Bytes bytes, Segs data) {
 void tree_up(Fragment& f, const TreeNode& node, Bytes bytes, Segs data, const ReduceCost& cost) {
   const uint32_t n = std::max<uint32_t>(data.count, 1);
   std::vector<uint32_t> ready;  // per piece: each child's recv, or the reduction calc after it
+  std::vector<uint32_t> posted;  // piece s-1's recv from each child
+  int64_t sent = -1;             // piece s-1's send to the parent
   for (uint32_t s = 0; s < n; ++s) {
     const Bytes b = share(bytes, n, s);
     ready.clear();
-    for (RankId c : node.children)
-      ready.push_back(reduce_after(f, f.recv(c, b, piece(data, s), Combine::kReduce), b, cost));
+    for (size_t i = 0; i < node.children.size(); ++i) {
+      const uint32_t r = f.recv(node.children[i], b, piece(data, s), Combine::kReduce);
+      if (s > 0) f.irequire(r, posted[i]);  // irecv s from child i after irecv s-1 from it
+      if (s == 0) posted.push_back(r); else posted[i] = r;
+      ready.push_back(reduce_after(f, r, b, cost));
+    }
     if (node.parent < 0) continue;
     const uint32_t send = f.send(node.parent, b, piece(data, s));
     for (uint32_t r : ready) f.require(send, r);
+    if (sent >= 0) f.irequire(send, static_cast<uint32_t>(sent));  // send s after send s-1
+    sent = send;
   }
 }
 

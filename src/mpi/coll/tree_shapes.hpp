@@ -25,12 +25,19 @@
 // ompi_coll_base_reduce_generic), with the buffer cut into n = max(data.count, 1) pieces by
 // share() and piece s carrying segment data.first + s (none when data.count = 0: a barrier):
 //   tree_down   per piece s: recv s from the parent; send s to every child, each send requiring
-//               that recv. All receives are posted at once, so piece s+1 arrives while piece s is
-//               forwarded. Messages per rank: n per child.
+//               that recv. The receives are posted at once (in piece order), so piece s+1 arrives
+//               while piece s is forwarded. Messages per rank: n per child.
 //   tree_up     per piece s: recv s from every child (Combine::kReduce) followed by its
 //               reduce_after(); send s to the parent requiring every child's piece s.
 // A send waits only for its data; the network model's per-message overhead and gap serialise
 // one rank's sends. Messages over all ranks: (P-1) * n for either walk, (P-1) * bytes volume.
+// Program order (what MPI's FIFO matching needs, check.hpp): OpenMPI posts irecv s after irecv
+// s-1 and issues the sends of piece s after those of piece s-1 (bcast_intra_generic: "post irecv
+// for the next segment, wait on the previous segment", then isend to every child; reduce_generic:
+// per segment an irecv from each child in turn, then the send to the parent). So piece s's recv
+// from a peer `irequires` piece s-1's recv from it, and piece s's send to a peer `irequires`
+// piece s-1's send to it: issue order only. OpenMPI also waits for all of piece s-1's sends
+// (wait_all) before issuing piece s; that flow control stays unmodelled, as above.
 //
 // then_after(f, begin, mid) sequences two phases of one rank, as two blocking calls would: every
 // op of [mid, size()) with no predecessor inside that phase requires every end op of [begin, mid).

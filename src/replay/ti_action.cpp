@@ -22,8 +22,8 @@ constexpr Layout kLayouts[] = {
     {"init", TiKind::kInit, "[<x>]"},
     {"finalize", TiKind::kFinalize, "(no arguments)"},
     {"comm_size", TiKind::kCommSize, "[<n>]"},
-    {"comm_split", TiKind::kCommSplit, "[anything]"},
-    {"comm_dup", TiKind::kCommDup, "[anything]"},
+    {"comm_split", TiKind::kCommSplit, "[<color> <key> <new_comm>]"},
+    {"comm_dup", TiKind::kCommDup, "[<new_comm>]"},
     {"location", TiKind::kLocation, "<file> <line>"},
     {"compute", TiKind::kCompute, "<flops>"},
     {"sleep", TiKind::kSleep, "<seconds>"},
@@ -50,6 +50,8 @@ constexpr Layout kLayouts[] = {
     {"testsome", TiKind::kTestsome, "[anything]"},
     {"testall", TiKind::kTestall, "[anything]"},
     {"cancel", TiKind::kCancel, "<src> <dst> <tag>"},
+    {"comm_create", TiKind::kCommCreate, "<new_comm> <n> <ranks x n>"},
+    {"comm_free", TiKind::kCommFree, "<comm>"},
     {"barrier", TiKind::kBarrier, "(no arguments)"},
     {"bcast", TiKind::kBcast, "<count> [<root> [<datatype>]]"},
     {"reduce", TiKind::kReduce, "<count> <flops> [<root> [<datatype>]]"},
@@ -92,6 +94,8 @@ constexpr std::string_view kDatatypeHint =
     "known ids: -1 to 55, e.g. 0 DOUBLE, 1 INT, 2 CHAR, 3 SHORT, 4 LONG, 5 FLOAT, 6 BYTE, 7 LONG_LONG "
     "(the full table is in replay/ti_trace.hpp)";
 
+constexpr std::string_view kCommPrefix = "comm=";
+
 bool is_sep(char c) { return c == ' ' || c == '\t' || c == '\r'; }
 
 struct Tok {
@@ -106,15 +110,25 @@ std::string in_quotes(std::string_view s) {
 
 class LineParser {
  public:
-  LineParser(std::string_view file, const TiLine& line, int num_ranks, bool default_double,
+  LineParser(std::string_view file, const TiLine& line, int num_ranks, int comm_size, bool default_double,
              std::vector<Bytes>& counts)
-      : file_(file), line_(line), p_(num_ranks), default_dt_(default_double ? 8 : 1), counts_(counts),
-        cur_(line.begin) {
+      : file_(file), line_(line), world_(num_ranks), p_(comm_size), default_dt_(default_double ? 8 : 1),
+        counts_(counts), cur_(line.begin), end_(line.end) {
+    size_t last = line.end;
     for (size_t i = line.begin; i < line.end;) {
       while (i < line.end && is_sep(line.text[i])) ++i;
       if (i == line.end) break;
       ++ntok_;
+      last = i;
       while (i < line.end && !is_sep(line.text[i])) ++i;
+    }
+    // A trailing `comm=<id>` names the communicator; it is not one of the action's arguments.
+    if (ntok_ > 2 && line.text.substr(last, kCommPrefix.size()) == kCommPrefix) {
+      const size_t b = last + kCommPrefix.size();
+      const Tok id{line.text.substr(b, line.end - b), b};
+      comm_ = static_cast<int32_t>(integer(id, 0, INT32_MAX, "a communicator id (0 or more) after 'comm='"));
+      end_ = last;
+      --ntok_;
     }
   }
 
@@ -122,8 +136,8 @@ class LineParser {
     TiAction a;
     const Tok rank = next();
     int64_t rank_value = -1;
-    if (!to_int(rank, rank_value) || rank_value < 0 || rank_value >= p_)
-      fail(rank.pos, "expected a rank (0 to " + std::to_string(p_ - 1) + "), got " + in_quotes(rank.s));
+    if (!to_int(rank, rank_value) || rank_value < 0 || rank_value >= world_)
+      fail(rank.pos, "expected a rank (0 to " + std::to_string(world_ - 1) + "), got " + in_quotes(rank.s));
     a.rank = static_cast<RankId>(rank_value);
     if (ntok_ < 2)
       fail(line_.end, "missing action after the rank; expected '<rank> <action> [arguments]'");
@@ -134,6 +148,7 @@ class LineParser {
     layout_ = layout;
     act_ = act;
     a.kind = layout->kind;
+    a.comm = comm_;
     const size_t n = ntok_ - 2;
     const size_t p = static_cast<size_t>(p_);
     switch (a.kind) {
@@ -150,7 +165,33 @@ class LineParser {
         if (n == 1) integer(next(), 0, INT32_MAX, "a communicator size");
         break;
       case TiKind::kCommSplit:
+        if (n == 0) break;  // SimGrid's form: nothing to do
+        args(3, 3);
+        a.has_arg = true;
+        a.peer = color(next());
+        a.tag = static_cast<int32_t>(integer(next(), INT32_MIN, INT32_MAX, "a key (an integer)"));
+        a.comm2 = new_comm(next(), a.peer == kTiUndefined);
+        break;
       case TiKind::kCommDup:
+        if (n == 0) break;  // SimGrid's form: nothing to do
+        args(1, 1);
+        a.has_arg = true;
+        a.comm2 = new_comm(next(), false);
+        break;
+      case TiKind::kCommCreate: {
+        args(2, SIZE_MAX);
+        a.comm2 = new_comm(next(), true);
+        const int64_t members = integer(next(), 0, p_, "a group size (0 to the communicator's size)");
+        if (n != 2 + static_cast<size_t>(members)) bad_count(std::to_string(2 + members) + " (2 + the group size)");
+        counts_.resize(static_cast<size_t>(members));
+        for (Bytes& c : counts_) c = static_cast<Bytes>(rank_arg(next(), "group member"));
+        break;
+      }
+      case TiKind::kCommFree:
+        args(1, 1);
+        a.comm2 = static_cast<int32_t>(integer(next(), 0, INT32_MAX, "a communicator id (1 or more)"));
+        if (a.comm2 == 0) fail(act.pos, "MPI_COMM_WORLD (communicator 0) cannot be freed");
+        break;
       case TiKind::kWaitall:
       case TiKind::kTestany:
       case TiKind::kTestsome:
@@ -352,9 +393,9 @@ class LineParser {
 
   Tok next() {
     size_t i = cur_;
-    while (i < line_.end && is_sep(line_.text[i])) ++i;
+    while (i < end_ && is_sep(line_.text[i])) ++i;
     size_t b = i;
-    while (i < line_.end && !is_sep(line_.text[i])) ++i;
+    while (i < end_ && !is_sep(line_.text[i])) ++i;
     cur_ = i;
     return Tok{line_.text.substr(b, i - b), b};
   }
@@ -405,6 +446,20 @@ class LineParser {
       fail(t.pos, std::string(role) + " rank " + std::string(t.s) + " is out of range: the trace has " +
                       std::to_string(p_) + " ranks (0 to " + std::to_string(p_ - 1) + ")");
     return static_cast<RankId>(v);
+  }
+
+  // A split colour: >= 0, or MPI_UNDEFINED (SMPI's -333, MPICH/Open MPI's -32766) -> kTiUndefined.
+  int32_t color(const Tok& t) const {
+    int64_t v = 0;
+    if (to_int(t, v) && (v == kTiUndefined || v == -32766)) return kTiUndefined;
+    return static_cast<int32_t>(integer(t, 0, INT32_MAX, "a colour (0 or more, or -333 for MPI_UNDEFINED)"));
+  }
+  // The id a creation gives its new communicator (>= 1); -1 (MPI_COMM_NULL) where `none_allowed`.
+  int32_t new_comm(const Tok& t, bool none_allowed) const {
+    int64_t v = 0;
+    if (none_allowed && to_int(t, v) && v == -1) return -1;
+    return static_cast<int32_t>(integer(t, 1, INT32_MAX, none_allowed ? "a communicator id (1 or more, or -1 for none)"
+                                                                      : "a communicator id (1 or more)"));
   }
 
   // A receive's or probe's source: a rank, any source (-555 or -333) or MPI_PROC_NULL (-666).
@@ -476,11 +531,14 @@ class LineParser {
 
   std::string_view file_;
   const TiLine& line_;
-  int p_;
+  int world_;  // ranks of the trace (token 0)
+  int p_;      // ranks of the action's communicator (peers, roots, per-rank counts)
   Bytes default_dt_;
   std::vector<Bytes>& counts_;
   size_t cur_;
+  size_t end_;  // end of the arguments (before a trailing comm=<id>)
   size_t ntok_ = 0;
+  int32_t comm_ = 0;
   const Layout* layout_ = nullptr;
   Tok act_;
 };
@@ -488,8 +546,21 @@ class LineParser {
 }  // namespace
 
 TiAction parse_ti_action(std::string_view file_name, const TiLine& line, int num_ranks, bool default_double,
-                         std::vector<Bytes>& counts) {
-  return LineParser(file_name, line, num_ranks, default_double, counts).parse();
+                         std::vector<Bytes>& counts, int comm_size) {
+  return LineParser(file_name, line, num_ranks, comm_size > 0 ? comm_size : num_ranks, default_double, counts).parse();
+}
+
+int32_t ti_line_comm(std::string_view file_name, const TiLine& line) {
+  size_t last = line.end;
+  while (last > line.begin && !is_sep(line.text[last - 1])) --last;
+  if (line.text.substr(last, kCommPrefix.size()) != kCommPrefix) return 0;
+  const std::string_view id = line.text.substr(last + kCommPrefix.size(), line.end - last - kCommPrefix.size());
+  int32_t v = 0;
+  auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);
+  if (id.empty() || ec != std::errc() || end != id.data() + id.size() || v < 0)
+    throw error_at(std::string(file_name), line.text, last + kCommPrefix.size(),
+                   "expected a communicator id (0 or more) after 'comm=', got " + in_quotes(id));
+  return v;
 }
 
 bool is_ti_action_name(std::string_view name) {

@@ -14,6 +14,10 @@
 //   ssend .. irsend         as send/isend
 //   sendrecv                peer = dst, tag, bytes (sent); peer2 = src, tag2, bytes2 (received)
 //   probe, iprobe           peer = src, tag
+//   comm_split              has_arg (0 args: SimGrid's no-op form), peer = colour (kTiUndefined),
+//                           tag = key, comm2 = new id; comm_dup: has_arg, comm2
+//   comm_create             comm2 = new id (-1: not a member), counts[0..n) = the group (ranks of
+//                           the parent communicator); comm_free: comm2
 //   waitany, waitsome       has_arg = a key list was given; counts[3i..3i+3) = (src, dst, tag) of
 //                           key i, as int32 values stored in the Bytes vector
 //   init                    has_arg = an extra token was given (default datatype becomes DOUBLE)
@@ -43,7 +47,7 @@ enum class TiKind : uint8_t {
   kSend, kIsend, kRecv, kIrecv, kWait, kWaitall, kTest,
   // simfab's extensions (ti_trace.hpp, "SIMFAB EXTENSIONS")
   kSsend, kIssend, kBsend, kIbsend, kRsend, kIrsend, kSendrecv, kProbe, kIprobe,
-  kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel,
+  kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter,
   kCount,
@@ -56,6 +60,7 @@ inline constexpr int32_t kTiAnySource = -555;
 inline constexpr int32_t kTiAnySourceWritten = -333;
 inline constexpr int32_t kTiProcNull = -666;
 inline constexpr int32_t kTiAnyTag = -444;
+inline constexpr int32_t kTiUndefined = -333;  // MPI_UNDEFINED (SMPI; -32766 is accepted too)
 
 struct TiAction {
   TiKind kind = TiKind::kInit;
@@ -65,6 +70,8 @@ struct TiAction {
   RankId peer2 = 0;
   int32_t tag = 0;   // kAnyTag (op.hpp) for any tag
   int32_t tag2 = 0;  // sendrecv: the receive's tag
+  int32_t comm = 0;   // the communicator the action runs on (trailing comm=<id>; 0 = world)
+  int32_t comm2 = 0;  // comm_split/dup/create: the new communicator's id (-1: none); comm_free: its id
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;
@@ -73,10 +80,14 @@ struct TiAction {
 inline constexpr uint64_t kTiMaxCount = uint64_t{1} << 40;
 
 // Parses and validates `line`. `counts` receives the per-rank byte counts of the v-collectives
-// (resized to P or 2P; the caller reuses the vector). Throws InputError naming
-// file:line:column, echoing the line and saying what was expected.
+// (resized to P or 2P; the caller reuses the vector). Peers, roots and per-rank counts refer to the
+// action's communicator, of `comm_size` ranks (0: num_ranks, the world); the caller finds the
+// communicator first with ti_line_comm. Throws InputError naming file:line:column, echoing the
+// line and saying what was expected.
 TiAction parse_ti_action(std::string_view file_name, const TiLine& line, int num_ranks, bool default_double,
-                         std::vector<Bytes>& counts);
+                         std::vector<Bytes>& counts, int comm_size = 0);
+// The communicator of a line: its trailing `comm=<id>`, or 0 (MPI_COMM_WORLD). O(last token).
+int32_t ti_line_comm(std::string_view file_name, const TiLine& line);
 
 bool is_ti_action_name(std::string_view name);
 std::string_view ti_action_name(TiKind kind);

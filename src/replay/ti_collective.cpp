@@ -61,4 +61,42 @@ void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num
   f.close(closing);
 }
 
+CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const Bytes> counts) {
+  CollSignature sig;
+  sig.name = ti_action_name(a.kind);
+  const bool root = local == a.peer;
+  switch (a.kind) {
+    case TiKind::kBcast:
+    case TiKind::kReduce:
+      sig.root = a.peer;
+      sig.bytes = a.bytes;
+      break;
+    case TiKind::kAllreduce: sig.bytes = a.bytes; break;
+    case TiKind::kAllgather:
+    case TiKind::kAlltoall: sig.bytes2 = a.bytes2; break;  // the send side may be MPI_IN_PLACE
+    case TiKind::kGather:  // every sender's size = the size the root receives from each
+      sig.root = a.peer;
+      sig.bytes = root ? a.bytes2 : a.bytes;
+      break;
+    case TiKind::kScatter:  // every receiver's size = the size the root sends to each
+      sig.root = a.peer;
+      sig.bytes2 = root ? a.bytes : a.bytes2;
+      break;
+    case TiKind::kGatherv:
+      sig.root = a.peer;
+      if (root) sig.counts = counts;
+      else sig.own = a.bytes;
+      break;
+    case TiKind::kScatterv:
+      sig.root = a.peer;
+      if (root) sig.counts = counts;
+      else sig.own = a.bytes2;
+      break;
+    case TiKind::kAllgatherv:
+    case TiKind::kReducescatter: sig.counts = counts; break;
+    default: break;  // barrier; alltoallv (see coll_match.hpp)
+  }
+  return sig;
+}
+
 }  // namespace simfab

@@ -18,7 +18,8 @@ std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Plat
 
 TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
                      coll::CollChoice choice)
-    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops), choice_(choice) {
+    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops), choice_(choice),
+      comms_(trace.num_ranks()), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
   for (HostId h : rank_host_)
@@ -40,11 +41,12 @@ SimTime TiProgram::compute_time(RankId r, double flops, const TiLine& line) cons
 }
 
 OpId TiProgram::issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
-                      uint8_t flags) {
+                      uint8_t flags, uint32_t context) {
   const OpId id = ops_.alloc();
   Op& op = ops_[id];
   op.kind = kind;
   op.flags = flags;
+  op.context = context;
   op.amount = amount;
   op.peer = peer;
   op.tag = tag;
@@ -64,7 +66,9 @@ void TiProgram::advance(RankId r, SimTime t) {
       return;
     }
     s.line = line.begin;
-    const TiAction a = parse_ti_action(trace_.file_name(line.file), line, p, s.flags & kDefaultDouble, counts_);
+    const std::string_view file = trace_.file_name(line.file);
+    const mpi::Comm& comm = member_comm(r, ti_line_comm(file, line), line);
+    const TiAction a = parse_ti_action(file, line, p, s.flags & kDefaultDouble, counts_, comm.size());
     switch (a.kind) {
       case TiKind::kInit:
         if (a.has_arg) s.flags |= kDefaultDouble;
@@ -72,6 +76,11 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kCommSize:
       case TiKind::kCommSplit:
       case TiKind::kCommDup:
+        if (a.has_arg) {
+          start_creation(r, a, comm, t);
+          return;
+        }
+        continue;  // SimGrid's argument-less form
       case TiKind::kLocation:
       case TiKind::kTest:  // a completed request stays until waited for: nothing to do
       case TiKind::kTestany:
@@ -102,7 +111,7 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kIssend:
       case TiKind::kIbsend:
       case TiKind::kIrsend:
-        if (start_p2p(r, a, t)) return;
+        if (start_p2p(r, a, comm, t)) return;
         continue;
       case TiKind::kWait: {
         const uint32_t req = require_request(r, a, line);
@@ -134,24 +143,31 @@ void TiProgram::advance(RankId r, SimTime t) {
         }
         s.state = State::kWaitAll;
         return;
+      case TiKind::kCommCreate:
+        start_creation(r, a, comm, t);
+        return;
+      case TiKind::kCommFree:
+        free_comm(r, a, line);
+        continue;
       default: {
         SIMFAB_CHECK(ti_is_collective(a.kind), "TiProgram::advance: unhandled action");
         SimTime closing = SimTime::zero();
         if (a.kind == TiKind::kReduce || a.kind == TiKind::kAllreduce || a.kind == TiKind::kReducescatter)
           closing = compute_time(r, a.amount, line);
+        const RankId local = comm.group().local_rank(r);
         frag_.clear();
-        build_ti_collective(frag_, a, r, p, counts_, closing, choice_);
-        const auto tag = static_cast<int32_t>(s.colls++ & INT32_MAX);
-        s.state = State::kCollective;
-        s.wait = runner_.start(*ex_, frag_, r, tag, kCollectiveContext, t);
+        build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_);
+        start_collective(r, ti_coll_signature(a, local, counts_), comm, t);
         return;
       }
     }
   }
 }
 
-bool TiProgram::start_p2p(RankId r, const TiAction& a, SimTime t) {
+bool TiProgram::start_p2p(RankId r, const TiAction& a, const mpi::Comm& comm, SimTime t) {
   RankState& s = rank(r);
+  const uint32_t context = comm.p2p_context();
+  const auto world = [&](RankId peer) { return to_world(comm, peer); };
   uint8_t mode = 0;
   if (a.kind == TiKind::kSsend || a.kind == TiKind::kIssend) mode = op_flag::kSynchronousMode;
   if (a.kind == TiKind::kBsend || a.kind == TiKind::kIbsend) mode = op_flag::kBufferedMode;
@@ -160,11 +176,11 @@ bool TiProgram::start_p2p(RankId r, const TiAction& a, SimTime t) {
       s.wait = 0;  // ops still running
       if (a.peer != kProcNull) {
         ++s.wait;
-        issue(r, OpKind::kSend, a.bytes, a.peer, a.tag, kSendrecvOp, t);
+        issue(r, OpKind::kSend, a.bytes, world(a.peer), a.tag, kSendrecvOp, t, 0, context);
       }
       if (a.peer2 != kProcNull) {
         ++s.wait;
-        issue(r, OpKind::kRecv, a.bytes2, a.peer2, a.tag2, kSendrecvOp, t);
+        issue(r, OpKind::kRecv, a.bytes2, world(a.peer2), a.tag2, kSendrecvOp, t, 0, context);
       }
       if (s.wait == 0) return false;
       s.state = State::kSendrecv;
@@ -176,14 +192,15 @@ bool TiProgram::start_p2p(RankId r, const TiAction& a, SimTime t) {
     case TiKind::kIbsend:
     case TiKind::kIrsend: {
       const bool send = a.kind != TiKind::kIrecv;
-      const uint32_t req = send ? add_request(r, r, a.peer, a.tag) : add_request(r, a.peer, r, a.tag);
+      const uint32_t req = send ? add_request(r, r, world(a.peer), a.tag) : add_request(r, world(a.peer), r, a.tag);
       requests_[req].line = s.line;
+      requests_[req].comm = a.comm;
       if (a.peer == kProcNull) {  // born completed
         --s.open_reqs;
         return false;
       }
-      const OpId op = issue(r, send ? OpKind::kSend : OpKind::kRecv, a.bytes, a.peer, a.tag, req, t,
-                            static_cast<uint8_t>(mode | (send ? op_flag::kImmediate : 0)));
+      const OpId op = issue(r, send ? OpKind::kSend : OpKind::kRecv, a.bytes, world(a.peer), a.tag, req, t,
+                            static_cast<uint8_t>(mode | (send ? op_flag::kImmediate : 0)), context);
       requests_[req].op = op;
       s.state = State::kStarting;
       s.wait = op;
@@ -193,14 +210,15 @@ bool TiProgram::start_p2p(RankId r, const TiAction& a, SimTime t) {
       if (a.peer == kProcNull) return false;
       const OpKind kind = a.kind == TiKind::kRecv ? OpKind::kRecv : a.kind == TiKind::kProbe ? OpKind::kProbe : OpKind::kSend;
       s.state = State::kOp;
-      s.wait = issue(r, kind, a.bytes, a.peer, a.tag, kNoRequest, t, mode);
+      s.wait = issue(r, kind, a.bytes, world(a.peer), a.tag, kNoRequest, t, mode, context);
       return true;
     }
   }
 }
 
 uint32_t TiProgram::require_request(RankId r, const TiAction& a, const TiLine& line) const {
-  const uint32_t req = find_request(r, a.peer, a.peer2, a.tag);
+  const mpi::Comm& comm = member_comm(r, a.comm, line);
+  const uint32_t req = find_request(r, to_world(comm, a.peer), to_world(comm, a.peer2), a.tag, a.comm);
   if (req != kNone) return req;
   const auto who = [](int32_t x) { return x == kAnySource ? std::string("any") : std::to_string(x); };
   fail(line, line.begin,
@@ -349,7 +367,7 @@ void TiProgram::complete_request(RankId r, uint32_t req, SimTime t) {
 uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag) {
   const uint32_t id = requests_.acquire();
   SIMFAB_CHECK(id < kSyncOp, "more than 2^31-3 outstanding requests");
-  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, false};
+  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, 0, false};
   RankState& s = rank(r);
   if (s.req_tail == kNone) s.req_head = id;
   else requests_[s.req_tail].next = id;
@@ -358,10 +376,10 @@ uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag)
   return id;
 }
 
-uint32_t TiProgram::find_request(RankId r, int32_t src, int32_t dst, int32_t tag) const {
+uint32_t TiProgram::find_request(RankId r, int32_t src, int32_t dst, int32_t tag, int32_t comm) const {
   for (uint32_t q = rank(r).req_head; q != kNone; q = requests_[q].next) {
     const Request& x = requests_[q];
-    if (x.src == src && x.dst == dst && x.tag == tag) return q;
+    if (x.src == src && x.dst == dst && x.tag == tag && x.comm == comm) return q;
   }
   return kNone;
 }
@@ -392,10 +410,12 @@ void TiProgram::clear_requests(RankId r) {
   s.req_tail = kNone;
 }
 
-std::string TiProgram::where(RankId r) const {
+std::string TiProgram::where(RankId r) const { return where(r, rank(r).line); }
+
+std::string TiProgram::where(RankId r, uint64_t position) const {
   const uint32_t file = trace_.file_of(r);
   const std::string name(trace_.file_name(file));
-  return name + ":" + std::to_string(locate(name, trace_.text(file), rank(r).line).line);
+  return name + ":" + std::to_string(locate(name, trace_.text(file), position).line);
 }
 
 std::string TiProgram::locate_op(OpId id) const {

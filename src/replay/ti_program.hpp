@@ -47,6 +47,8 @@
 #include "core/slot_pool.hpp"
 #include "mpi/coll/fragment.hpp"
 #include "mpi/coll/fragment_runner.hpp"
+#include "mpi/coll_match.hpp"
+#include "mpi/comm.hpp"
 #include "mpi/executor.hpp"
 #include "mpi/program.hpp"
 #include "platform/platform.hpp"
@@ -61,6 +63,11 @@ namespace simfab {
 // `choice` names another for that collective (mpi/coll/registry.hpp).
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
                          std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice);
+// What the members of a TI collective must agree on (mpi/coll_match.hpp); `local` = the rank in
+// the collective's communicator, `counts` = parse_ti_action's per-rank counts. Sizes a rank gives
+// only as a receiver (a gather's at its root) are compared with the senders' sizes; send sizes that
+// MPI_IN_PLACE may leave meaningless (allgather, alltoall, allgatherv) are not compared.
+CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const Bytes> counts);
 
 class TiProgram final : public Program {
  public:
@@ -108,9 +115,10 @@ class TiProgram final : public Program {
     int32_t dst = 0;
     int32_t tag = 0;
     uint32_t next = kNone;  // next request of the same rank, or the pool's free list
+    int32_t comm = 0;       // its communicator (src, dst: world ranks)
     bool marked = false;    // one of the requests a pending waitany/waitsome waits for
   };
-  static_assert(sizeof(Request) == 32, "Request is documented as 32 bytes");
+  static_assert(sizeof(Request) == 40, "Request is documented as 40 bytes");
   // Op::user of the ops that are not requests' (below FragmentRunner::kOpFlag, like kNoRequest).
   static constexpr uint32_t kSendrecvOp = kNoRequest - 1;
   static constexpr uint32_t kSyncOp = kNoRequest - 2;
@@ -122,14 +130,25 @@ class TiProgram final : public Program {
   void finish(RankId r);
   void check_nothing_after_finalize(RankId r, const TiLine& finalize_line);
   OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,
-             uint8_t flags = 0);
+             uint8_t flags = 0, uint32_t context = 0);
   SimTime compute_time(RankId r, double flops, const TiLine& line) const;
   uint32_t add_request(RankId r, int32_t src, int32_t dst, int32_t tag);
-  uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag) const;
+  uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag, int32_t comm) const;
   // find_request, or an InputError naming the call when no request has that key.
   uint32_t require_request(RankId r, const TiAction& a, const TiLine& line) const;
   // The point-to-point actions (send modes, receives, sendrecv, probe); false: nothing to wait for.
-  bool start_p2p(RankId r, const TiAction& a, SimTime t);
+  bool start_p2p(RankId r, const TiAction& a, const mpi::Comm& comm, SimTime t);
+  // Communicators (ti_comm.cpp): the communicator `id` of which r is a member, or an InputError
+  // at `line`; a comm-local rank as a world rank (wildcards and MPI_PROC_NULL unchanged).
+  const mpi::Comm& member_comm(RankId r, int32_t id, const TiLine& line) const;
+  static RankId to_world(const mpi::Comm& comm, RankId local) {
+    return local < 0 || comm.id() == mpi::kCommWorld ? local : comm.group().world_rank(local);
+  }
+  // Starts frag_ as r's collective on `comm` after checking `sig` against the other members'.
+  void start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t);
+  // comm_split / comm_dup / comm_create: the rendezvous, then its cost as a collective on `parent`.
+  void start_creation(RankId r, const TiAction& a, const mpi::Comm& parent, SimTime t);
+  void free_comm(RankId r, const TiAction& a, const TiLine& line);
   // waitany / waitsome: true when a completed request was consumed (or none was outstanding).
   bool wait_any(RankId r, const TiAction& a, const TiLine& line, bool some);
   void complete_request(RankId r, uint32_t req, SimTime t);
@@ -137,6 +156,7 @@ class TiProgram final : public Program {
   void clear_requests(RankId r);
   [[noreturn]] void fail(const TiLine& line, size_t pos, std::string what) const;
   std::string where(RankId r) const;  // "file:line" of the action in progress
+  std::string where(RankId r, uint64_t position) const;  // "file:line" of r's line at `position`
   std::string describe_op(OpId id) const;
   std::string locate_op(OpId id) const override;
 
@@ -149,6 +169,9 @@ class TiProgram final : public Program {
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;
   coll::CollChoice choice_;  // the algorithm of each configurable collective
+  mpi::CommTable comms_;
+  CollectiveMatcher matcher_;
+  std::vector<int32_t> group_;  // scratch: comm_create's group
   coll::Fragment frag_;        // scratch: the collective being started
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
 };

@@ -1,0 +1,91 @@
+// TiProgram's communicator actions and collective start (see ti_program.hpp and the SIMFAB
+// EXTENSIONS of ti_trace.hpp): which communicator a line runs on, collectives on it, and the
+// creation calls with their cost.
+//
+// Creation cost (an approximation, documented in ti_trace.hpp): MPI libraries agree on a new
+// context id with an allreduce over the parent and, for split, gather every member's (colour,
+// key) with an allgather. simfab charges comm_dup as an 8 B recursive-doubling allreduce and
+// comm_split / comm_create as a Bruck allgather of 8 B per member, on the parent's collective
+// context, counted as one of its collectives. Both algorithms are causal (every member's result
+// depends on every member's start), so when a member leaves its creation every member has
+// arrived and the new communicator exists: a later action can always use it.
+#include "core/error.hpp"
+#include "core/text_locator.hpp"
+#include "mpi/call_error.hpp"
+#include "mpi/coll/allgather_algorithms.hpp"
+#include "mpi/coll/allreduce_algorithms.hpp"
+#include "replay/ti_program.hpp"
+
+namespace simfab {
+
+namespace {
+
+constexpr Bytes kCreationBytes = 8;
+
+}  // namespace
+
+const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line) const {
+  const mpi::Comm* comm = comms_.find(id);
+  if (!comm)
+    fail(line, line.begin,
+         "communicator " + std::to_string(id) + " does not exist (no comm_split, comm_dup or comm_create of rank " +
+             std::to_string(r) + " made it before this line, or it was freed)");
+  if (comm->group().local_rank(r) == mpi::kUndefined)
+    fail(line, line.begin,
+         "rank " + std::to_string(r) + " is not a member of communicator " + std::to_string(id) + " (" +
+             std::to_string(comm->size()) + " ranks)");
+  return *comm;
+}
+
+void TiProgram::start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t) {
+  RankState& s = rank(r);
+  const RankId local = comm.group().local_rank(r);
+  const bool world = comm.id() == mpi::kCommWorld;
+  const uint32_t seq = world ? s.colls : static_cast<uint32_t>(comms_.next_collective_tag(comm.id(), local));
+  matcher_.enter(static_cast<uint32_t>(comm.id()), seq, comm.size(), local, r, s.line, sig);
+  ++s.colls;
+  s.state = State::kCollective;
+  s.wait = runner_.start(*ex_, frag_, r, static_cast<int32_t>(seq & INT32_MAX), comm.collective_context(), t,
+                         world ? nullptr : &comm.group());
+}
+
+void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& parent, SimTime t) {
+  const RankId local = parent.group().local_rank(r);
+  mpi::CreationArgs args;
+  switch (a.kind) {
+    case TiKind::kCommDup: args = mpi::CreationArgs::dup(a.comm2); break;
+    case TiKind::kCommSplit:
+      args = mpi::CreationArgs::split(a.peer == kTiUndefined ? mpi::kUndefined : a.peer, a.tag, a.comm2);
+      break;
+    default:
+      group_.assign(counts_.begin(), counts_.end());
+      args = mpi::CreationArgs::create(group_, a.comm2);
+      break;
+  }
+  CollSignature sig;
+  sig.name = ti_action_name(a.kind);
+  const uint32_t file = trace_.file_of(r);
+  const std::string name(trace_.file_name(file));
+  try {
+    comms_.arrive(parent.id(), local, args);
+  } catch (const mpi::MpiCallError& e) {
+    const std::string_view text = trace_.text(file);
+    throw error_at(name, text, static_cast<size_t>(rank(r).line), "rank " + std::to_string(r) + ": " + e.what());
+  }
+  frag_.clear();
+  if (a.kind == TiKind::kCommDup) coll::allreduce_recursive_doubling(frag_, local, parent.size(), kCreationBytes, {});
+  else coll::allgather_bruck(frag_, local, parent.size(), kCreationBytes);
+  frag_.close(SimTime::zero());
+  start_collective(r, sig, parent, t);
+}
+
+void TiProgram::free_comm(RankId r, const TiAction& a, const TiLine& line) {
+  const mpi::Comm& comm = member_comm(r, a.comm2, line);
+  try {
+    comms_.free(comm.id(), comm.group().local_rank(r));
+  } catch (const mpi::MpiCallError& e) {
+    fail(line, line.begin, "rank " + std::to_string(r) + ": " + e.what());
+  }
+}
+
+}  // namespace simfab

@@ -1,0 +1,157 @@
+// Communicators in TI replay (issue 4 part 2) and MPI's collective-matching rule (bad input):
+// comm_split / comm_dup / comm_create / comm_free, actions on `comm=<id>`, local-rank translation,
+// per-communicator matching contexts, and mismatched collectives named with their lines.
+#include <gtest/gtest.h>
+
+#include <string>
+#include <vector>
+
+#include "core/engine.hpp"
+#include "core/error.hpp"
+#include "mpi/coll_match.hpp"
+#include "mpi/executor.hpp"
+#include "net/loggops/loggops_network.hpp"
+#include "platform/platform.hpp"
+#include "replay/ti_program.hpp"
+#include "replay/ti_trace.hpp"
+
+#include "test_support.hpp"
+
+namespace simfab {
+namespace {
+
+ExecutionResult run(const std::string& name, const std::string& text) {
+  const std::string path = testing::write_test_file(name, text);
+  auto trace = open_ti_trace(path);
+  const int n = ti_num_ranks(*trace);
+  Platform platform = Platform::ideal(n);
+  std::vector<HostId> hosts(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) hosts[static_cast<size_t>(i)] = i;
+  Engine engine;
+  LogGOPSNetwork net(engine, platform, testing::params(10, 20, 30, 1, 0));
+  OpPool ops;
+  auto prog = make_ti_program(*trace, ops, platform, hosts);
+  Executor ex(engine, net, ops, *prog, hosts);
+  return ex.run();
+}
+
+std::string error_of(const std::string& name, const std::string& text) {
+  try {
+    run(name, text);
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "(no error)";
+}
+
+// Every rank r of n: `<r> ` + line(r).
+template <class F>
+std::string each(int n, F line) {
+  std::string out;
+  for (int r = 0; r < n; ++r) out += std::to_string(r) + " " + line(r) + "\n";
+  return out;
+}
+
+// 8 ranks split by parity (ids 1 = even, 2 = odd; key = rank). The split costs a Bruck allgather
+// of 8 B blocks on the world: 3 rounds, each rank sends 1, 2 and 4 blocks (56 B): 24 messages,
+// 448 B. A binomial bcast of 1000 B on each 4-rank half: 3 messages each, 6000 B in all.
+TEST(TiComm, SplitThenABcastOnEachHalf) {
+  const std::string split = each(8, [](int r) { return "comm_split " + std::to_string(r % 2) + " " + std::to_string(r) + " " + std::to_string(1 + r % 2); });
+  const ExecutionResult only = run("split.txt", split);
+  EXPECT_EQ(only.messages, 24u);
+  EXPECT_EQ(only.bytes, 448u);
+  const ExecutionResult r = run("split_bcast.txt", split + each(8, [](int r) { return "bcast 1000 0 comm=" + std::to_string(1 + r % 2); }));
+  ASSERT_TRUE(r.blocked.empty());
+  EXPECT_EQ(r.messages, 30u);
+  EXPECT_EQ(r.bytes, 6448u);
+}
+
+// Point-to-point on a sub-communicator uses its local ranks and its own matching context: rank 1
+// (local 0 of the odd half) sends 8 B on comm 2 and then 16 B on the world with the same tag; rank
+// 3 (local 1) receives the world message first. Had the world receive matched the comm message,
+// the comm receive would get 16 B into 8 (MPI_ERR_TRUNCATE).
+TEST(TiComm, PointToPointUsesLocalRanksAndItsOwnContext) {
+  const std::string split = each(4, [](int r) { return "comm_split " + std::to_string(r % 2) + " 0 " + std::to_string(1 + r % 2); });
+  const ExecutionResult r = run("p2p.txt", split + "1 send 1 0 8 comm=2\n1 send 3 0 16\n3 recv 1 0 16\n3 recv 0 0 8 comm=2\n");
+  ASSERT_TRUE(r.blocked.empty());
+  EXPECT_EQ(r.messages, 8u + 2u);
+  // isend/wait keys name local ranks and the communicator.
+  const ExecutionResult q = run("req.txt", split + "1 isend 1 4 8 comm=2\n1 wait 0 1 4 comm=2\n3 irecv 0 4 8 comm=2\n"
+                                                   "3 wait 0 1 4 comm=2\n");
+  EXPECT_TRUE(q.blocked.empty());
+  // A key without the communicator does not find the request.
+  EXPECT_NE(error_of("req_world.txt", split + "1 isend 1 4 8 comm=2\n1 wait 0 1 4\n3 recv 0 4 8 comm=2\n")
+                .find("req_world.txt:6:1: wait of rank 1 for the request"),
+            std::string::npos);
+}
+
+// comm_dup: an 8 B recursive-doubling allreduce (3 messages per rank on 8 ranks), then Schedgen's
+// dissemination allreduce on the copy (3 per rank): 48 messages.
+TEST(TiComm, DupCostsAnAllreduceAndWorksLikeTheWorld) {
+  const ExecutionResult r = run("dup.txt", each(8, [](int) { return "comm_dup 5"; }) + each(8, [](int) { return "allreduce 8 0 comm=5"; }));
+  ASSERT_TRUE(r.blocked.empty());
+  EXPECT_EQ(r.messages, 48u);
+}
+
+// comm_create over ranks {0, 1, 2} of 4: rank 3 gets no communicator and may not use it; after
+// every member frees it the id no longer exists, and may be created again.
+TEST(TiComm, CreateFreeAndReuse) {
+  const std::string create = each(4, [](int r) { return std::string("comm_create ") + (r < 3 ? "7" : "-1") + " 3 0 1 2"; });
+  const ExecutionResult r = run("create.txt", create + each(3, [](int) { return "barrier comm=7"; }));
+  EXPECT_TRUE(r.blocked.empty());
+  EXPECT_NE(error_of("nonmember.txt", create + "3 barrier comm=7\n").find("rank 3 is not a member of communicator 7 (3 ranks)"),
+            std::string::npos);
+  const std::string freed = create + each(3, [](int) { return "comm_free 7"; });
+  EXPECT_NE(error_of("freed.txt", freed + "0 barrier comm=7\n").find("communicator 7 does not exist"), std::string::npos);
+  EXPECT_TRUE(run("reuse.txt", freed + each(4, [](int) { return "comm_dup 7"; }) + each(4, [](int) { return "barrier comm=7"; }))
+                  .blocked.empty());
+}
+
+TEST(TiComm, CreationMisuseNamesTheRankAndLine) {
+  // Two ranks of colour 0 name different new communicators.
+  const std::string err = error_of("ids.txt", "0 comm_split 0 0 1\n1 comm_split 0 0 2\n");
+  EXPECT_NE(err.find("ids.txt:2:1: rank 1: MPI_Comm_split"), std::string::npos) << err;
+  EXPECT_NE(error_of("world.txt", "0 comm_free 0\n1 compute 0\n").find("MPI_COMM_WORLD (communicator 0) cannot be freed"),
+            std::string::npos);
+  EXPECT_NE(error_of("badid.txt", "0 barrier comm=x\n1 barrier\n").find("expected a communicator id (0 or more) after 'comm='"),
+            std::string::npos);
+}
+
+// MPI's rule: the members' k-th collectives must be the same call with matching root and sizes.
+TEST(TiComm, MismatchedCollectivesAreErrorsNamingBothRanks) {
+  std::string err = error_of("root.txt", "0 bcast 100 0\n1 bcast 100 1\n");
+  EXPECT_NE(err.find("mismatched collective: "), std::string::npos) << err;
+  EXPECT_NE(err.find("root.txt:2: rank 1 calls bcast as collective #1 of its communicator, but its root is 1 where rank 0's is 0"),
+            std::string::npos)
+      << err;
+  err = error_of("count.txt", "0 allreduce 100 0\n1 allreduce 200 0\n");
+  EXPECT_NE(err.find("its size is 200 B where an earlier member's is 100 B (rank 0 at "), std::string::npos) << err;
+  err = error_of("kind.txt", "0 barrier\n1 bcast 5\n");
+  EXPECT_NE(err.find("rank 0 called barrier there"), std::string::npos) << err;
+  // gather: a sender's size against what the root receives from each.
+  err = error_of("gather.txt", "0 gather 8 8 0\n1 gather 16 0 0\n");
+  EXPECT_NE(err.find("its size is 16 B where an earlier member's is 8 B"), std::string::npos) << err;
+  // gatherv: rank 2 gives 30 B where the root expects 20 (the root enters last).
+  err = error_of("gatherv.txt", "1 gatherv 10 0 0 0 0\n2 gatherv 30 0 0 0 0\n0 compute 5\n0 gatherv 0 0 10 20 0\n");
+  EXPECT_NE(err.find("it expects 20 B from rank 2, which gives 30 B"), std::string::npos) << err;
+  // The same rules on a sub-communicator (roots are local ranks there).
+  const std::string split = "0 comm_split 0 0 1\n1 comm_split 0 0 1\n2 comm_split 1 0 2\n";
+  err = error_of("sub.txt", split + "0 reduce 8 0 0 comm=1\n1 reduce 8 0 1 comm=1\n");
+  EXPECT_NE(err.find("its root is 1 where rank 0's is 0"), std::string::npos) << err;
+}
+
+TEST(CollectiveMatcher, ForgetsACollectiveOnceEveryMemberEntered) {
+  CollectiveMatcher m([](int32_t r, uint64_t pos) { return "r" + std::to_string(r) + "@" + std::to_string(pos); });
+  CollSignature s;
+  s.name = "bcast";
+  s.root = 0;
+  s.bytes = 8;
+  for (int32_t r = 0; r < 3; ++r) m.enter(0, 0, 3, r, r, 0, s);
+  EXPECT_EQ(m.pending(), 0u);
+  m.enter(0, 1, 3, 0, 0, 0, s);
+  m.enter(2, 1, 3, 0, 0, 0, s);  // another communicator: its own record
+  EXPECT_EQ(m.pending(), 2u);
+}
+
+}  // namespace
+}  // namespace simfab

@@ -34,12 +34,13 @@
 // | init          | [<x>]                                                 | any <x>: default dt DOUBLE
 // | finalize      |                                                       | waitall, then the rank ends
 // | comm_size     | [<n>]                                                 | nothing (*)
-// | comm_split    | [anything]                                            | nothing (*)
-// | comm_dup      | [anything]                                            | nothing (*)
+// | comm_split    | (none), or simfab's <color> <key> <new_comm>          | nothing / see EXTENSIONS
+// | comm_dup      | (none), or simfab's <new_comm>                        | nothing / see EXTENSIONS
 // | location      | <file> <line> [more]                                  | nothing (tracing only)
 // | compute       | <flops>                                               | calc flops/speed, blocking
 // | sleep         | <seconds>                                             | calc of that time, blocking
 // | send, recv    | <peer> <tag> <count> [<dt>]                           | blocking send / receive
+//                   (a receive's peer may be -555 or -333: any source; a tag -1 or -444: any tag)
 // | isend, irecv  | <peer> <tag> <count> [<dt>]                           | non-blocking: a request
 // | wait          | <src> <dst> <tag>                                     | waits for that request
 // | waitall       | [anything]                                            | waits for all requests
@@ -57,26 +58,60 @@
 // | scatter       | <scount> <rcount> [<root> [<sdt> [<rdt>]]]            | linear from root
 // | scatterv      | <scounts xP> <rcount> [<root> [<sdt> <rdt>]]          | linear from root
 // | reducescatter | <rcounts xP> <flops> [<dt>]                           | reduce to 0 + scatterv, calc
-// (*) sub-communicators are not modelled yet: every operation runs on MPI_COMM_WORLD.
+//
+// ---- SIMFAB EXTENSIONS (the MPI layer of issue 4; SimGrid 3.32 rejects these lines) ------------
+// Point-to-point (peers as in send/recv; -666 = MPI_PROC_NULL anywhere a peer is expected):
+// | ssend, issend | <peer> <tag> <count> [<dt>]                  | synchronous mode: done at the match
+// | bsend, ibsend | <peer> <tag> <count> [<dt>]                  | buffered mode: done locally
+// | rsend, irsend | <peer> <tag> <count> [<dt>]                  | ready mode = standard (as OpenMPI)
+// | sendrecv      | <dst> <stag> <scount> <src> <rtag> <rcount> [<sdt> [<rdt>]] | both, then next
+// | probe         | <src> <tag>                                  | blocks until a match has arrived
+// | iprobe        | <src> <tag>                                  | nothing (its answer is in the trace)
+// | waitany       | [<n> (<src> <dst> <tag>) x n]                | the first of them (all: no list)
+// | waitsome      | [<n> (<src> <dst> <tag>) x n]                | every completed one, or the first
+// | testany, testsome, testall | [anything]                      | nothing, like test
+// | cancel        | <src> <dst> <tag>                            | cancels that irecv if unmatched
+// Communicators: any action may end with `comm=<id>` (default 0 = MPI_COMM_WORLD); its peers,
+// roots, per-rank counts and request keys are then ranks of that communicator, and its messages
+// match only that communicator's (own matching contexts for point-to-point and collectives).
+// | comm_split    | <color> <key> <new_comm>      | MPI_Comm_split of the line's communicator;
+// |               |                               | color -333 (or -32766): MPI_UNDEFINED, no new one
+// | comm_dup      | <new_comm>                    | MPI_Comm_dup
+// | comm_create   | <new_comm> <n> <ranks x n>    | MPI_Comm_create with that group (parent ranks);
+// |               |                               | non-members give -1
+// | comm_free     | <comm>                        | MPI_Comm_free (released once all members freed)
+// Ids are chosen by the trace writer: >= 1, the same on every member of one communicator, reusable
+// once freed. Creation is collective: each member's k-th creation call on a parent is creation k,
+// checked for agreement (mpi/comm_creation.hpp); it costs an 8 B recursive-doubling allreduce
+// (dup) or a Bruck allgather of 8 B per member (split, create) on the parent (replay/ti_comm.cpp).
+// MPI misuse is an input error naming file:line and the rank: an unknown communicator or one the
+// rank is not in, a wait/cancel whose key matches no outstanding request (never started or already
+// waited for), a receive smaller than its message (MPI_ERR_TRUNCATE), and collectives whose members
+// disagree on the call, root or sizes (mpi/coll_match.hpp).
+// SimGrid's own traces carry no communicator: their collectives all run on MPI_COMM_WORLD (SMPI
+// writes a sub-communicator's collective as if it were the world's). simfab's extensions below
+// add them.
 // Details: a missing dt is the rank's default (BYTE, or DOUBLE after `init <x>`); a missing root
 // is 0. alltoallv's buffer sizes are checked but unused. compute is free on an ideal platform
 // (infinite speed). isend's request key is (rank, peer, tag), irecv's (peer, rank, tag); wait
 // takes the oldest request with its key; a request stays (completed) until a wait, waitall or
 // finalize consumes it, so `test` has nothing to do (SimGrid's null request after a test).
-// Not replayable (SimGrid cannot either): ssend, issend, sendrecv, waitany, scan, exscan, i*-coll.
+// Not replayable (SimGrid cannot either): scan, exscan, the non-blocking collectives.
 // Examples (SimGrid's examples/smpi/replay): `0 send 1 0 1e6`, `1 irecv 0 0 1e6`, `1 wait 0 1 0`,
+// simfab's: `3 comm_split 1 3 2`, `3 bcast 1000 0 comm=2`, `0 sendrecv 1 0 8 1 0 8`, `1 probe -555 7`,
 // `0 init 1`, `0 reduce 5e4 5e8 0 4`, `0 alltoallv 100 1 40 30 1000 1 80 100` (P = 3).
 //
 // Semantics (equivalent to the GOAL schedule Schedgen would write, so both predict the same):
 // every action starts when the previous one of its rank has completed (isend/irecv: started). A
-// wait for a request that was never started blocks the rank for ever, and the executor reports it
-// as a deadlock ("trace.txt:12: wait for a request (src 0, dst 1, tag 3) that was never started");
-// SimGrid silently ignores it. A rank is finished at `finalize` or at the end of its trace, once it
-// has nothing outstanding. Point-to-point ops use context 0 and the trace's tag (a recv tag of -1
-// is MPI_ANY_TAG); collectives use context 1 and tag = the rank's collective counter (all ranks
-// call collectives in the same order), so they never match application messages. Collectives run
-// on MPI_COMM_WORLD; their per-rank op graphs come from mpi/coll/ (Schedgen's algorithms where
-// Schedgen has one) and end with Schedgen's closing calc.
+// wait for a request that does not exist is an input error ("trace.txt:12:1: wait of rank 0 for
+// the request (src 0, dst 1, tag 3): no isend/irecv of this rank ... is outstanding"); SimGrid
+// silently ignores it. A rank is finished at `finalize` or at the end of its trace, once it
+// has nothing outstanding. Point-to-point ops of communicator k use context 2k and the trace's tag;
+// its collectives use context 2k + 1 and tag = the member's collective counter on k (all members
+// call collectives in the same order), so they never match application messages (world: 0 and 1).
+// Collective op graphs come from mpi/coll/ (Schedgen's algorithms where Schedgen has one, unless
+// mpi/<collective> or mpi/coll-selector choose), built for the member's rank in its communicator,
+// and end with Schedgen's closing calc.
 //
 // ---- DATATYPES (SimGrid's smpi_datatype.cpp ids; size in bytes on x86-64) -------------------
 //   -1 NULL 0 | 0 DOUBLE 8 | 1 INT 4 | 2 CHAR 1 | 3 SHORT 2 | 4 LONG 8 | 5 FLOAT 4 | 6 BYTE 1

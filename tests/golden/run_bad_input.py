@@ -40,6 +40,19 @@ CASES = [
     ("ti peer out of range", {"t.ti": "0 init\n1 init\n0 send 7 0 10\n"},
      ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:3:", "7"]),
     ("ti without platform", {}, ["--trace", GOOD_TI], ["needs --platform"]),
+    # MPI misuse (issue 4): errors naming the file, line and rank.
+    ("ti truncation", {"t.ti": "0 send 1 0 16\n1 recv 0 0 8\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["MPI_ERR_TRUNCATE", "t.ti:2 (rank 1)", "16 B"]),
+    ("ti request waited twice", {"t.ti": "0 isend 1 0 8\n0 wait 0 1 0\n0 wait 0 1 0\n1 recv 0 0 8\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:3:1: wait of rank 0", "already completed"]),
+    ("ti mismatched roots", {"t.ti": "0 bcast 8 0\n1 bcast 8 1\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["mismatched collective", "t.ti:2: rank 1", "root"]),
+    ("ti mismatched counts", {"t.ti": "0 allreduce 8 0\n1 allreduce 16 0\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["mismatched collective", "16 B", "8 B"]),
+    ("ti unknown communicator", {"t.ti": "0 barrier comm=4\n1 barrier\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:1:", "communicator 4 does not exist"]),
+    ("ti not a member", {"t.ti": "0 comm_split 0 0 1\n1 comm_split 1 0 2\n1 barrier comm=1\n"},
+     ["--platform", GOOD_PLATFORM, "--trace", "FILE:t.ti"], ["t.ti:3:", "rank 1 is not a member of communicator 1"]),
     ("platform undefined host", {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n  - {name: b, speed: 1Gf}\n"
                                             "links:\n  - {name: l, bandwidth: 1GBps, latency: 1us}\n"
                                             "routes:\n  - {src: a, dst: c, links: [l]}\n"},

@@ -380,6 +380,7 @@ class LineParser {
       case TiKind::kCount:
         break;
     }
+    a.dt_size = first_dt_ ? first_dt_ : default_dt_;
     return a;
   }
 
@@ -521,6 +522,11 @@ class LineParser {
 
   // The next token as a datatype id when `present`, else this rank's default datatype.
   Bytes dt(bool present) {
+    const Bytes size = datatype(present);
+    if (first_dt_ == 0) first_dt_ = size;
+    return size;
+  }
+  Bytes datatype(bool present) {
     if (!present) return default_dt_;
     const Tok t = next();
     int64_t id = 0;
@@ -539,6 +545,7 @@ class LineParser {
   size_t end_;  // end of the arguments (before a trailing comm=<id>)
   size_t ntok_ = 0;
   int32_t comm_ = 0;
+  Bytes first_dt_ = 0;  // size of the first datatype resolved (0: none yet)
   const Layout* layout_ = nullptr;
   Tok act_;
 };

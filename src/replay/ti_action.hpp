@@ -72,6 +72,7 @@ struct TiAction {
   int32_t tag2 = 0;  // sendrecv: the receive's tag
   int32_t comm = 0;   // the communicator the action runs on (trailing comm=<id>; 0 = world)
   int32_t comm2 = 0;  // comm_split/dup/create: the new communicator's id (-1: none); comm_free: its id
+  Bytes dt_size = 1;  // size of the action's first datatype (elements = bytes / dt_size; selectors)
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;

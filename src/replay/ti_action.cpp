@@ -143,6 +143,11 @@ class LineParser {
       fail(line_.end, "missing action after the rank; expected '<rank> <action> [arguments]'");
     const Tok act = next();
     const Layout* layout = find(act.s);
+    if (!layout && act.s.size() > 1 && act.s[0] == 'i') {  // ibcast, iallreduce, ...: non-blocking
+      layout = find(act.s.substr(1));
+      if (layout && !ti_is_collective(layout->kind)) layout = nullptr;
+      a.nonblocking = layout != nullptr;
+    }
     if (!layout)
       fail(act.pos, "unknown action " + in_quotes(act.s) + "; valid actions: " + ti_action_list());
     layout_ = layout;
@@ -573,12 +578,25 @@ int32_t ti_line_comm(std::string_view file_name, const TiLine& line) {
 bool is_ti_action_name(std::string_view name) {
   for (const Layout& l : kLayouts)
     if (l.name == name) return true;
+  if (name.size() > 1 && name[0] == 'i')  // the non-blocking form of a collective
+    for (const Layout& l : kLayouts)
+      if (ti_is_collective(l.kind) && l.name == name.substr(1)) return true;
   return false;
 }
 
 std::string_view ti_action_name(TiKind kind) {
   const auto i = static_cast<size_t>(kind);
   return i < std::size(kLayouts) ? kLayouts[i].name : std::string_view("?");
+}
+
+std::string_view ti_nonblocking_name(TiKind kind) {
+  static const std::vector<std::string> names = [] {
+    std::vector<std::string> v;
+    for (const Layout& l : kLayouts) v.push_back("i" + std::string(l.name));
+    return v;
+  }();
+  const auto i = static_cast<size_t>(kind);
+  return i < names.size() ? std::string_view(names[i]) : std::string_view("?");
 }
 
 bool ti_is_collective(TiKind kind) { return kind >= TiKind::kBarrier && kind < TiKind::kCount; }
@@ -589,7 +607,7 @@ std::string ti_action_list() {
     if (!out.empty()) out += ", ";
     out += l.name;
   }
-  return out;
+  return out + "; each collective also as i<name> (non-blocking: ibcast, iallreduce, ...)";
 }
 
 int ti_datatype_size(int64_t id) {

@@ -73,6 +73,7 @@ struct TiAction {
   int32_t comm = 0;   // the communicator the action runs on (trailing comm=<id>; 0 = world)
   int32_t comm2 = 0;  // comm_split/dup/create: the new communicator's id (-1: none); comm_free: its id
   Bytes dt_size = 1;  // size of the action's first datatype (elements = bytes / dt_size; selectors)
+  bool nonblocking = false;  // a collective named with a leading `i` (ibcast, iallreduce, ...)
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;
@@ -92,6 +93,8 @@ int32_t ti_line_comm(std::string_view file_name, const TiLine& line);
 
 bool is_ti_action_name(std::string_view name);
 std::string_view ti_action_name(TiKind kind);
+// "ibcast", "iallreduce", ...: the non-blocking form of collective `kind` (static storage).
+std::string_view ti_nonblocking_name(TiKind kind);
 bool ti_is_collective(TiKind kind);
 // "init, finalize, ..." for messages.
 std::string ti_action_list();

@@ -37,16 +37,29 @@ const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line
   return *comm;
 }
 
-void TiProgram::start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t) {
+bool TiProgram::start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t,
+                                 bool nonblocking) {
   RankState& s = rank(r);
   const RankId local = comm.group().local_rank(r);
   const bool world = comm.id() == mpi::kCommWorld;
   const uint32_t seq = world ? s.colls : static_cast<uint32_t>(comms_.next_collective_tag(comm.id(), local));
   matcher_.enter(static_cast<uint32_t>(comm.id()), seq, comm.size(), local, r, s.line, sig);
   ++s.colls;
-  s.state = State::kCollective;
-  s.wait = runner_.start(*ex_, frag_, r, static_cast<int32_t>(seq & INT32_MAX), comm.collective_context(), t,
-                         world ? nullptr : &comm.group());
+  const uint32_t run = runner_.start(*ex_, frag_, r, static_cast<int32_t>(seq & INT32_MAX), comm.collective_context(),
+                                     t, world ? nullptr : &comm.group());
+  if (!nonblocking) {
+    s.state = State::kCollective;
+    s.wait = run;
+    return true;
+  }
+  // A request no point-to-point key can name (MPI_Waitall, waitany/waitsome without a list and
+  // finalize complete it).
+  const uint32_t req = add_request(r, kCollectiveKey, kCollectiveKey, static_cast<int32_t>(seq & INT32_MAX));
+  requests_[req].line = s.line;
+  requests_[req].comm = comm.id();
+  requests_[req].coll = true;
+  requests_[req].op = run;
+  return false;
 }
 
 void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& parent, SimTime t) {

@@ -130,7 +130,8 @@ void TiProgram::advance(RankId r, SimTime t) {
         return;
       case TiKind::kCancel: {
         const uint32_t req = require_request(r, a, line);
-        if (requests_[req].op == kNoOp || ops_[requests_[req].op].kind != OpKind::kRecv) continue;  // nothing to cancel
+        if (requests_[req].op == kNoOp || requests_[req].coll || ops_[requests_[req].op].kind != OpKind::kRecv)
+          continue;  // nothing to cancel
         s.state = State::kCancel;
         s.wait = req;
         issue(r, OpKind::kCalc, 0, 0, 0, kSyncOp, t);
@@ -157,8 +158,8 @@ void TiProgram::advance(RankId r, SimTime t) {
         const RankId local = comm.group().local_rank(r);
         frag_.clear();
         build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_);
-        start_collective(r, ti_coll_signature(a, local, counts_), comm, t);
-        return;
+        if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) return;
+        continue;
       }
     }
   }
@@ -291,7 +292,7 @@ void TiProgram::on_started(OpId id, SimTime t) {
   const RankId r = op.rank;
   RankState& s = rank(r);
   if (coll::FragmentRunner::owns(op)) {
-    runner_.on_started(*ex_, s.wait, id, t);
+    runner_.on_started(*ex_, run_of(r, id), id, t);
     return;
   }
   if (s.state == State::kStarting && s.wait == id) {
@@ -305,11 +306,16 @@ void TiProgram::on_completed(OpId id, SimTime t) {
   const RankId r = op.rank;
   RankState& s = rank(r);
   if (coll::FragmentRunner::owns(op)) {
-    if (runner_.on_completed(*ex_, s.wait, id, t)) {
+    const uint32_t run = run_of(r, id);
+    if (!runner_.on_completed(*ex_, run, id, t)) return;
+    if (s.state == State::kCollective && s.wait == run) {
       s.state = State::kReady;
       advance(r, t);
+      return;
     }
-    return;
+    for (uint32_t q = s.req_head; q != kNone; q = requests_[q].next)
+      if (requests_[q].coll && requests_[q].op == run) return complete_request(r, q, t);
+    SIMFAB_CHECK(false, "TiProgram: a collective run ended that no rank state or request owns");
   }
   const uint32_t req = op.user;
   ops_.release(id);
@@ -334,6 +340,15 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     return;
   }
   complete_request(r, req, t);
+}
+
+uint32_t TiProgram::run_of(RankId r, OpId id) const {
+  const RankState& s = rank(r);
+  if (s.state == State::kCollective && runner_.contains(s.wait, id)) return s.wait;
+  for (uint32_t q = s.req_head; q != kNone; q = requests_[q].next)
+    if (requests_[q].coll && requests_[q].op != kNoOp && runner_.contains(requests_[q].op, id)) return requests_[q].op;
+  SIMFAB_CHECK(false, "TiProgram: a collective op belongs to no run of its rank");
+  return kNone;
 }
 
 void TiProgram::complete_request(RankId r, uint32_t req, SimTime t) {
@@ -367,7 +382,7 @@ void TiProgram::complete_request(RankId r, uint32_t req, SimTime t) {
 uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag) {
   const uint32_t id = requests_.acquire();
   SIMFAB_CHECK(id < kSyncOp, "more than 2^31-3 outstanding requests");
-  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, 0, false};
+  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, 0, false, false};
   RankState& s = rank(r);
   if (s.req_tail == kNone) s.req_head = id;
   else requests_[s.req_tail].next = id;
@@ -432,6 +447,13 @@ std::string TiProgram::locate_op(OpId id) const {
   return at(rank(op.rank).line);
 }
 
+std::string TiProgram::describe_request(uint32_t req) const {
+  const Request& q = requests_[req];
+  if (!q.coll) return describe_op(q.op);
+  const std::string d = runner_.describe(q.op);
+  return "non-blocking collective" + (d.empty() ? std::string(" waits for other ranks") : ": " + d);
+}
+
 std::string TiProgram::describe_op(OpId id) const {
   return describe_stuck_op(ops_[id]);
 }
@@ -468,7 +490,7 @@ std::string TiProgram::describe_blocked(RankId r) const {
           out += "; ...";
           break;
         }
-        out += (shown == 1 ? ": " : "; ") + describe_op(requests_[q].op);
+        out += (shown == 1 ? ": " : "; ") + describe_request(q);
       }
       return out;
     }
@@ -483,7 +505,7 @@ std::string TiProgram::describe_blocked(RankId r) const {
           out += "; ...";
           break;
         }
-        out += (shown == 1 ? ": " : "; ") + describe_op(requests_[q].op);
+        out += (shown == 1 ? ": " : "; ") + describe_request(q);
       }
       return out;
     }

@@ -117,11 +117,13 @@ class TiProgram final : public Program {
     uint32_t next = kNone;  // next request of the same rank, or the pool's free list
     int32_t comm = 0;       // its communicator (src, dst: world ranks)
     bool marked = false;    // one of the requests a pending waitany/waitsome waits for
+    bool coll = false;      // a non-blocking collective's: `op` is its FragmentRunner run
   };
   static_assert(sizeof(Request) == 40, "Request is documented as 40 bytes");
   // Op::user of the ops that are not requests' (below FragmentRunner::kOpFlag, like kNoRequest).
   static constexpr uint32_t kSendrecvOp = kNoRequest - 1;
   static constexpr uint32_t kSyncOp = kNoRequest - 2;
+  static constexpr int32_t kCollectiveKey = INT32_MIN;  // src/dst of a non-blocking collective's request
 
   const RankState& rank(RankId r) const { return ranks_[static_cast<size_t>(r)]; }
   RankState& rank(RankId r) { return ranks_[static_cast<size_t>(r)]; }
@@ -144,20 +146,27 @@ class TiProgram final : public Program {
   static RankId to_world(const mpi::Comm& comm, RankId local) {
     return local < 0 || comm.id() == mpi::kCommWorld ? local : comm.group().world_rank(local);
   }
-  // Starts frag_ as r's collective on `comm` after checking `sig` against the other members'.
-  void start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t);
+  // Starts frag_ as r's collective on `comm` after checking `sig` against the other members';
+  // blocking: the rank waits in kCollective; non-blocking: a request owns the run and the rank
+  // goes on (returns false then).
+  bool start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t,
+                        bool nonblocking = false);
   // comm_split / comm_dup / comm_create: the rendezvous, then its cost as a collective on `parent`.
   void start_creation(RankId r, const TiAction& a, const mpi::Comm& parent, SimTime t);
   void free_comm(RankId r, const TiAction& a, const TiLine& line);
   // waitany / waitsome: true when a completed request was consumed (or none was outstanding).
   bool wait_any(RankId r, const TiAction& a, const TiLine& line, bool some);
   void complete_request(RankId r, uint32_t req, SimTime t);
+  // The FragmentRunner run of rank r that op `id` belongs to: its blocking collective's or a
+  // non-blocking one's (a request); O(requests of r).
+  uint32_t run_of(RankId r, OpId id) const;
   void remove_request(RankId r, uint32_t req);
   void clear_requests(RankId r);
   [[noreturn]] void fail(const TiLine& line, size_t pos, std::string what) const;
   std::string where(RankId r) const;  // "file:line" of the action in progress
   std::string where(RankId r, uint64_t position) const;  // "file:line" of r's line at `position`
   std::string describe_op(OpId id) const;
+  std::string describe_request(uint32_t req) const;
   std::string locate_op(OpId id) const override;
 
   TiTrace& trace_;

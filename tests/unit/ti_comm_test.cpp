@@ -140,6 +140,40 @@ TEST(TiComm, MismatchedCollectivesAreErrorsNamingBothRanks) {
   EXPECT_NE(err.find("its root is 1 where rank 0's is 0"), std::string::npos) << err;
 }
 
+// Non-blocking collectives (ibcast, iallreduce, ...): the rank goes on at once and waitall (or
+// waitany/waitsome without a list, or finalize) completes them. With 1 flop = 1 ps here (ideal
+// platform: compute is free), overlap shows against a sleep: the blocking form ends a rank at
+// bcast + 1 ms, the non-blocking one at max(bcast, 1 ms).
+TEST(TiComm, NonBlockingCollectivesOverlapAndCompleteInWaitall) {
+  const auto trace = [](const std::string& bcast) {
+    return each(4, [&](int) { return bcast + " 100000 0"; }) + each(4, [](int) { return "sleep 0.001"; }) +
+           each(4, [](int) { return "waitall"; });
+  };
+  const ExecutionResult blocking = run("bcast.txt", trace("bcast"));
+  const ExecutionResult overlapped = run("ibcast.txt", trace("ibcast"));
+  ASSERT_TRUE(overlapped.blocked.empty());
+  EXPECT_EQ(overlapped.messages, blocking.messages);
+  // The root overlaps its 1 ms sleep with the bcast's 2 x 100 ns of transfers; the receivers do
+  // not: under LogGOPS a message is processed only when its receiver's CPU is free (no
+  // asynchronous progress during a computation, as in LogGOPSim), so they receive after the sleep.
+  EXPECT_LT(overlapped.finish[0].ps(), blocking.finish[0].ps());
+  EXPECT_LE(overlapped.makespan.ps(), blocking.makespan.ps());
+  EXPECT_GT(blocking.finish[0].ps(), 1000000000 + 100000);  // bcast (>= one 100 ns send), then the sleep
+  // Mixed with blocking collectives on the same communicator (one sequence of collectives), and
+  // on a sub-communicator; waitany without a list takes the first one done.
+  const std::string mixed = each(4, [](int) { return "iallreduce 64 0"; }) + each(4, [](int) { return "barrier"; }) +
+                            each(4, [](int) { return "comm_dup 3"; }) + each(4, [](int) { return "ibarrier comm=3"; }) +
+                            each(4, [](int) { return "waitany"; }) + each(4, [](int) { return "finalize"; });
+  EXPECT_TRUE(run("mixed.txt", mixed).blocked.empty());
+  // A blocking collective never matches a non-blocking one (MPI-3.1 §5.12).
+  EXPECT_NE(error_of("imix.txt", "0 ibarrier\n0 waitall\n1 barrier\n").find("rank 0 called ibarrier there"),
+            std::string::npos);
+  // A non-blocking collective some rank never joins is a deadlock naming it.
+  const ExecutionResult stuck = run("istuck.txt", "0 ibarrier\n0 waitall\n1 compute 0\n");
+  ASSERT_EQ(stuck.blocked.size(), 1u);
+  EXPECT_NE(stuck.blocked[0].waits_for.find("non-blocking collective"), std::string::npos) << stuck.blocked[0].waits_for;
+}
+
 TEST(CollectiveMatcher, ForgetsACollectiveOnceEveryMemberEntered) {
   CollectiveMatcher m([](int32_t r, uint64_t pos) { return "r" + std::to_string(r) + "@" + std::to_string(pos); });
   CollSignature s;

@@ -52,6 +52,13 @@ void FragmentRunner::release(Executor& ex, Run& run, uint32_t index, SimTime t, 
   }
 }
 
+bool FragmentRunner::contains(uint32_t run, OpId op) const {
+  if (run >= runs_.slots()) return false;
+  const Run& r = runs_[run];
+  const uint32_t index = ops_[op].user & ~kOpFlag;
+  return index < r.ops.size() && r.ops[index] == op;
+}
+
 void FragmentRunner::on_started(Executor& ex, uint32_t run, OpId op, SimTime t) {
   SIMFAB_CHECK(run < runs_.slots() && owns(ops_[op]), "FragmentRunner::on_started: foreign op");
   release(ex, runs_[run], ops_[op].user & ~kOpFlag, t, true);

@@ -48,6 +48,9 @@ class FragmentRunner {
   void on_started(Executor& ex, uint32_t run, OpId op, SimTime t);
   bool on_completed(Executor& ex, uint32_t run, OpId op, SimTime t);
 
+  // Whether `op` is one of run `run`'s live ops (O(1): its index is in Op::user). Front-ends with
+  // several runs per rank (non-blocking collectives) find an op's run with it.
+  bool contains(uint32_t run, OpId op) const;
   // What an unfinished run waits for (its started-but-unfinished ops), for deadlock reports.
   std::string describe(uint32_t run) const;
   size_t live_runs() const { return runs_.live(); }

@@ -25,6 +25,7 @@ constexpr Bytes kCreationBytes = 8;
 }  // namespace
 
 const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line) const {
+  if (id == mpi::kCommWorld) return world_;  // every rank is a member; no lookup per line
   const mpi::Comm* comm = comms_.find(id);
   if (!comm)
     fail(line, line.begin,

@@ -19,7 +19,7 @@ std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Plat
 TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
                      coll::CollChoice choice)
     : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops), choice_(choice),
-      comms_(trace.num_ranks()), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
+      comms_(trace.num_ranks()), world_(comms_.at(mpi::kCommWorld, "MPI_COMM_WORLD")), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
   for (HostId h : rank_host_)

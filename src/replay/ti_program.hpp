@@ -179,6 +179,7 @@ class TiProgram final : public Program {
   coll::FragmentRunner runner_;
   coll::CollChoice choice_;  // the algorithm of each configurable collective
   mpi::CommTable comms_;
+  const mpi::Comm& world_;  // comms_'s MPI_COMM_WORLD (never freed)
   CollectiveMatcher matcher_;
   std::vector<int32_t> group_;  // scratch: comm_create's group
   coll::Fragment frag_;        // scratch: the collective being started

@@ -66,6 +66,8 @@ constexpr Layout kLayouts[] = {
     {"scatter", TiKind::kScatter, "<send_count> <recv_count> [<root> [<send_dt> [<recv_dt>]]]"},
     {"scatterv", TiKind::kScatterv, "<send_counts x P> <recv_count> [<root> [<send_dt> <recv_dt>]]"},
     {"reducescatter", TiKind::kReducescatter, "<recv_counts x P> <flops> [<datatype>]"},
+    {"scan", TiKind::kScan, "<count> <flops> [<datatype>]"},
+    {"exscan", TiKind::kExscan, "<count> <flops> [<datatype>]"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -290,6 +292,8 @@ class LineParser {
         a.bytes = c * dt(n >= 4);
         break;
       }
+      case TiKind::kScan:
+      case TiKind::kExscan:
       case TiKind::kAllreduce: {
         args(2, 3);
         const uint64_t c = count(next());

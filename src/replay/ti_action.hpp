@@ -30,6 +30,7 @@
 //   gatherv, allgatherv     bytes = sent, counts[0..P) = received from each rank; gatherv: root
 //   scatterv                counts[0..P) = sent to each rank, bytes2 = received, peer = root
 //   reducescatter           counts[0..P) = bytes each rank receives, bytes = their sum, amount
+//   scan, exscan            bytes, amount = flops after the reduction (simfab extensions)
 #pragma once
 
 #include <cstdint>
@@ -49,7 +50,7 @@ enum class TiKind : uint8_t {
   kSsend, kIssend, kBsend, kIbsend, kRsend, kIrsend, kSendrecv, kProbe, kIprobe,
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
-  kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter,
+  kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
   kCount,
 };
 

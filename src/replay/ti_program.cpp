@@ -153,7 +153,8 @@ void TiProgram::advance(RankId r, SimTime t) {
       default: {
         SIMFAB_CHECK(ti_is_collective(a.kind), "TiProgram::advance: unhandled action");
         SimTime closing = SimTime::zero();
-        if (a.kind == TiKind::kReduce || a.kind == TiKind::kAllreduce || a.kind == TiKind::kReducescatter)
+        if (a.kind == TiKind::kReduce || a.kind == TiKind::kAllreduce || a.kind == TiKind::kReducescatter ||
+            a.kind == TiKind::kScan || a.kind == TiKind::kExscan)
           closing = compute_time(r, a.amount, line);
         const RankId local = comm.group().local_rank(r);
         frag_.clear();

@@ -71,6 +71,11 @@
 // | waitsome      | [<n> (<src> <dst> <tag>) x n]                | every completed one, or the first
 // | testany, testsome, testall | [anything]                      | nothing, like test
 // | cancel        | <src> <dst> <tag>                            | cancels that irecv if unmatched
+// Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
+// iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
+// without a key list, or finalize complete it (no key names it). A blocking collective never
+// matches a non-blocking one. And:
+// | scan, exscan  | <count> <flops> [<dt>]                       | MPICH's recursive doubling, calc
 // Communicators: any action may end with `comm=<id>` (default 0 = MPI_COMM_WORLD); its peers,
 // roots, per-rank counts and request keys are then ranks of that communicator, and its messages
 // match only that communicator's (own matching contexts for point-to-point and collectives).
@@ -96,7 +101,7 @@
 // (infinite speed). isend's request key is (rank, peer, tag), irecv's (peer, rank, tag); wait
 // takes the oldest request with its key; a request stays (completed) until a wait, waitall or
 // finalize consumes it, so `test` has nothing to do (SimGrid's null request after a test).
-// Not replayable (SimGrid cannot either): scan, exscan, the non-blocking collectives.
+// SimGrid 3.32 replays none of simfab's extensions (below): scan, exscan, i-collectives, ...
 // Examples (SimGrid's examples/smpi/replay): `0 send 1 0 1e6`, `1 irecv 0 0 1e6`, `1 wait 0 1 0`,
 // simfab's: `3 comm_split 1 3 2`, `3 bcast 1000 0 comm=2`, `0 sendrecv 1 0 8 1 0 8`, `1 probe -555 7`,
 // `0 init 1`, `0 reduce 5e4 5e8 0 4`, `0 alltoallv 100 1 40 30 1000 1 80 100` (P = 3).

@@ -174,6 +174,19 @@ TEST(TiComm, NonBlockingCollectivesOverlapAndCompleteInWaitall) {
   EXPECT_NE(stuck.blocked[0].waits_for.find("non-blocking collective"), std::string::npos) << stuck.blocked[0].waits_for;
 }
 
+// scan / exscan (simfab extensions) replay as MPICH's recursive doubling: in round mask = 1, 2,
+// 4, ... rank r exchanges with r ^ mask when that rank exists. 8 ranks: 3 rounds x 8 = 24
+// messages; 5 ranks: 4 + 4 + 2 = 10 (pairs (0,1),(2,3); (0,2),(1,3); (0,4)). On a communicator
+// the same exchange runs over its members.
+TEST(TiComm, ScanAndExscanReplayAsRecursiveDoubling) {
+  EXPECT_EQ(run("scan8.txt", each(8, [](int) { return "scan 16 0"; })).messages, 24u);
+  EXPECT_EQ(run("exscan5.txt", each(5, [](int) { return "exscan 16 0"; })).messages, 10u);
+  const std::string split = each(10, [](int r) { return "comm_split " + std::to_string(r % 2) + " 0 " + std::to_string(1 + r % 2); });
+  const ExecutionResult r = run("scan_sub.txt", split + each(10, [](int r) { return "scan 8 0 comm=" + std::to_string(1 + r % 2); }));
+  // the split's Bruck allgather on 10 ranks: 4 rounds, 40 messages; two 5-rank scans: 20.
+  EXPECT_EQ(r.messages, 40u + 20u);
+}
+
 TEST(CollectiveMatcher, ForgetsACollectiveOnceEveryMemberEntered) {
   CollectiveMatcher m([](int32_t r, uint64_t pos) { return "r" + std::to_string(r) + "@" + std::to_string(pos); });
   CollSignature s;

@@ -5,6 +5,7 @@
 #include "mpi/coll/dissemination.hpp"
 #include "mpi/coll/linear.hpp"
 #include "mpi/coll/reduce_scatter.hpp"
+#include "mpi/coll/scan_algorithms.hpp"
 #include "mpi/coll/registry.hpp"
 #include "replay/ti_program.hpp"
 
@@ -13,8 +14,12 @@ namespace simfab {
 namespace {
 
 // The configurable collective a TI action is, with its CollCall; kCount when it has none.
+// type_size is the action's first datatype (the rank's default when none is given): the
+// datatype of `bytes` for every collective here but scatter, whose receive-side bytes2 may use
+// a second datatype (no scatter algorithm or rule looks at its element count).
 coll::CollOp configurable(const TiAction& a, RankId r, int p, coll::CollCall& call) {
   call = coll::CollCall{r, p, 0, a.bytes};
+  call.type_size = a.dt_size;
   switch (a.kind) {
     case TiKind::kBarrier: return coll::CollOp::kBarrier;
     case TiKind::kBcast: call.root = a.peer; return coll::CollOp::kBcast;
@@ -56,6 +61,8 @@ void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num
     case TiKind::kScatter: coll::linear_scatter(f, r, p, a.peer, a.bytes, a.bytes2); break;
     case TiKind::kScatterv: coll::linear_scatterv(f, r, p, a.peer, per_rank(0), a.bytes2); break;
     case TiKind::kReducescatter: coll::reduce_scatter_reduce_then_scatterv(f, r, p, per_rank(0), a.bytes); break;
+    case TiKind::kScan: coll::scan_recursive_doubling(f, r, p, a.bytes, {}); break;
+    case TiKind::kExscan: coll::exscan_recursive_doubling(f, r, p, a.bytes, {}); break;
     default: SIMFAB_CHECK(false, "build_ti_collective: not a collective action");
   }
   f.close(closing);
@@ -63,7 +70,7 @@ void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num
 
 CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const Bytes> counts) {
   CollSignature sig;
-  sig.name = ti_action_name(a.kind);
+  sig.name = a.nonblocking ? ti_nonblocking_name(a.kind) : ti_action_name(a.kind);
   const bool root = local == a.peer;
   switch (a.kind) {
     case TiKind::kBcast:
@@ -71,7 +78,9 @@ CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const
       sig.root = a.peer;
       sig.bytes = a.bytes;
       break;
-    case TiKind::kAllreduce: sig.bytes = a.bytes; break;
+    case TiKind::kAllreduce:
+    case TiKind::kScan:
+    case TiKind::kExscan: sig.bytes = a.bytes; break;
     case TiKind::kAllgather:
     case TiKind::kAlltoall: sig.bytes2 = a.bytes2; break;  // the send side may be MPI_IN_PLACE
     case TiKind::kGather:  // every sender's size = the size the root receives from each

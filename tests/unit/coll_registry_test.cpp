@@ -177,6 +177,72 @@ TEST(CollRegistry, SelectorsPickPerCallAndAForcedAlgorithmWins) {
   EXPECT_EQ(run_ti(every_rank(16, "allreduce 8 0"), 16, {"mpi/coll-selector=mpich"}).messages, 16u * 4);
 }
 
+// The count fallbacks of OpenMPI's algorithms (registry.hpp) still compute their collective,
+// with the layout of the algorithm that actually runs.
+TEST(CollRegistry, CountFallbacksComputeTheirCollective) {
+  const CollAlgorithm* ring = find_coll_algorithm(CollOp::kAllreduce, "ring");
+  const CollAlgorithm* seg = find_coll_algorithm(CollOp::kAllreduce, "segmented-ring");
+  const CollAlgorithm* split = find_coll_algorithm(CollOp::kBcast, "split-binary");
+  for (int p = 2; p <= 12; ++p) {
+    CollCall few{0, p, 0, 8 * static_cast<Bytes>(p - 1)};  // P-1 doubles: recursive doubling (k = 1)
+    few.type_size = 8;
+    for (const CollAlgorithm* a : {ring, seg}) {
+      CheckReport r = check_collective(CollKind::kAllreduce, p, 0, 1, [&](Fragment& f, RankId rank) {
+        CollCall c = few;
+        c.rank = rank;
+        a->build(f, c);
+      });
+      EXPECT_EQ(r.error, "") << a->name << " on " << p;
+    }
+    CollCall one{0, p, static_cast<RankId>(p / 2), 8};  // one double: the chain (k = 1)
+    one.type_size = 8;
+    CheckReport r = check_collective(CollKind::kBcast, p, p / 2, 1, [&](Fragment& f, RankId rank) {
+      CollCall c = one;
+      c.rank = rank;
+      split->build(f, c);
+    });
+    EXPECT_EQ(r.error, "") << "split-binary on " << p;
+  }
+}
+
+// TI replay passes the action's datatype size (TiAction::dt_size) as CollCall::type_size, so the
+// selectors and the algorithms see MPI's element count. Datatype 0 is MPI_DOUBLE (8 B), 6 MPI_BYTE.
+TEST(CollRegistry, TiReplaySelectsByElementCount) {
+  // MPICH 3.3, MPIR_Allreduce_intra_auto: nbytes > 2048 but count < pof2 -> recursive doubling.
+  // 512 ranks (pof2 512), 300 doubles = 2400 B: count 300 < 512 -> recursive doubling, log2(512) = 9
+  // messages per rank. The same 2400 B as MPI_BYTE (count 2400 >= 512) is Rabenseifner: 2 x 9.
+  const std::vector<std::string> mpich = {"mpi/coll-selector=mpich"};
+  EXPECT_EQ(run_ti(every_rank(512, "allreduce 300 0 0"), 512, mpich).messages, 512u * 9);
+  EXPECT_EQ(run_ti(every_rank(512, "allreduce 2400 0 6"), 512, mpich).messages, 512u * 2 * 9);
+  // At the boundary: 512 doubles (count == pof2) is Rabenseifner.
+  EXPECT_EQ(run_ti(every_rank(512, "allreduce 512 0 0"), 512, mpich).messages, 512u * 2 * 9);
+  // OpenMPI 4.1, 4 ranks, 8 B: the table says ring (P<8, <16 B); one double (count 1 < 4) makes
+  // allreduce_intra_ring run recursive doubling (2 messages per rank), 8 bytes keep the ring
+  // (2 (P-1) = 6 per rank).
+  const std::vector<std::string> ompi = {"mpi/coll-selector=ompi"};
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 1 0 0"), 4, ompi).messages, 4u * 2);
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 8 0 6"), 4, ompi).messages, 4u * 2 * 3);
+  // A rank's default datatype: `init 1` makes it MPI_DOUBLE (SimGrid), so `allreduce 1 0` is one double.
+  EXPECT_EQ(run_ti("0 init 1\n1 init 1\n2 init 1\n3 init 1\n" + every_rank(4, "allreduce 1 0"), 4, ompi).messages,
+            4u * 2);
+}
+
+TEST(CollRegistry, ForcedOpenMpiAlgorithmsFollowTheirCountRules) {
+  // ring: 3 doubles on 4 ranks (count < P) -> recursive doubling; 24 bytes -> ring.
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 3 0 0"), 4, {"mpi/allreduce=ring"}).messages, 4u * 2);
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 24 0 6"), 4, {"mpi/allreduce=ring"}).messages, 4u * 2 * 3);
+  // segmented-ring, 64 KiB segments of doubles: segcount 8192, P segcount = 32768 on 4 ranks.
+  // 32868 doubles: one phase (the remainder 100 is not more than half of 32768): 2 (P-1) messages
+  // per rank. Cutting the 65736-byte blocks into 64 KiB pieces would have made two phases.
+  // 49153 doubles: the remainder 16385 > 16384 adds a phase: 2 (P-1) + (P-1) per rank.
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 32868 0 0"), 4, {"mpi/allreduce=segmented-ring"}).messages, 4u * 6);
+  EXPECT_EQ(run_ti(every_rank(4, "allreduce 49153 0 0"), 4, {"mpi/allreduce=segmented-ring"}).messages, 4u * 9);
+  // split-binary: one double leaves a half empty -> the chain (P-1 messages); two doubles split:
+  // (P-1)(S+1) with S = 1.
+  EXPECT_EQ(run_ti(every_rank(4, "bcast 1 0 0"), 4, {"mpi/bcast=split-binary"}).messages, 3u);
+  EXPECT_EQ(run_ti(every_rank(4, "bcast 2 0 0"), 4, {"mpi/bcast=split-binary"}).messages, 3u * 2);
+}
+
 TEST(CollRegistry, SelectorsReplayEveryCollectiveWithoutDeadlock) {
   for (int p : {2, 7, 16}) {
     std::string trace = every_rank(p, "barrier") + every_rank(p, "bcast 200000 1") + every_rank(p, "reduce 100 0 1") +

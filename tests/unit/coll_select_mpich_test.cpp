@@ -114,6 +114,30 @@ TEST(CollSelectMpich, AllreduceNeedsCountAtLeastPof2) {
   EXPECT_EQ(algo(CollOp::kAllreduce, 4096, 4096), "rabenseifner");
 }
 
+// The same buffer read as MPI_DOUBLEs or as MPI_BYTEs, exactly at MPICH's `count >= pof2` boundary
+// (allreduce.c and reduce.c, MPIR_{Allreduce,Reduce}_intra_auto): only the element reading is
+// MPICH's. With doubles the count rule can only bite above SHORT (2048 B = 256 doubles), i.e. on
+// 512 ranks or more; on 16 ranks every allreduce above 2048 B has count >= 257 >= 16.
+TEST(CollSelectMpich, CountRuleUsesElementsNotBytes) {
+  // 1024 ranks, pof2 1024: 1023 doubles = 8184 B -> count 1023 < 1024 -> recursive doubling;
+  // 8184 bytes would be count 8184 >= 1024 -> Rabenseifner. 1024 doubles: count == pof2.
+  EXPECT_EQ(algo(CollOp::kAllreduce, 1024, 1023 * 8, 8), "recursive-doubling");
+  EXPECT_EQ(algo(CollOp::kAllreduce, 1024, 1023 * 8, 1), "rabenseifner");
+  EXPECT_EQ(algo(CollOp::kAllreduce, 1024, 1024 * 8, 8), "rabenseifner");
+  EXPECT_EQ(algo(CollOp::kReduce, 1024, 1023 * 8, 8), "binomial");
+  EXPECT_EQ(algo(CollOp::kReduce, 1024, 1023 * 8, 1), "rabenseifner");
+  EXPECT_EQ(algo(CollOp::kReduce, 1024, 1024 * 8, 8), "rabenseifner");
+  // 16 ranks: 257 doubles (2056 B, the first size above SHORT) is already count >= 16.
+  EXPECT_EQ(algo(CollOp::kAllreduce, 16, 257 * 8, 8), "rabenseifner");
+  EXPECT_EQ(algo(CollOp::kAllreduce, 16, 256 * 8, 8), "recursive-doubling");  // 2048 B: <= SHORT
+  // The byte thresholds do not move with the element size.
+  for (Bytes ts : {Bytes{1}, Bytes{4}, Bytes{8}}) {
+    EXPECT_EQ(algo(CollOp::kBcast, 16, 12288, ts), "scatter-allgather") << ts;
+    EXPECT_EQ(algo(CollOp::kAllgather, 12, 81920, ts), "ring") << ts;
+    EXPECT_EQ(algo(CollOp::kAlltoall, 8, 256, ts), "bruck") << ts;
+  }
+}
+
 // allgather.c, MPIR_Allgather_intra_auto, tot_bytes = recvcount * comm_size * type_size:
 //   (tot_bytes < LONG) && pof2(comm_size) -> recursive doubling
 //   else (tot_bytes < SHORT)              -> Bruck

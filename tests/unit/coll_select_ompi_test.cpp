@@ -173,7 +173,8 @@ TEST(CollSelectOmpi, MappingToRegistryNames) {
   EXPECT_EQ(name(CollOp::kBcast, 300, 20 * K), "split-binary");           // P<1024, <32K: split_binary
   EXPECT_EQ(name(CollOp::kBcast, 16, 2 * K * K), "scatter-allgather");    // P<32, else
   // reduce
-  EXPECT_EQ(name(CollOp::kReduce, 2, 1), "rabenseifner");                 // P<4, <8
+  EXPECT_EQ(name(CollOp::kReduce, 2, 4), "rabenseifner");                 // P<4, <8 (4 chars >= pof2 2)
+  EXPECT_EQ(name(CollOp::kReduce, 2, 1), "linear");  // P<4, <8, but count 1 < pof2: redscat_gather -> linear
   EXPECT_EQ(name(CollOp::kReduce, 2, 800 * K), "pipeline");               // P<4, <1M: chain
   EXPECT_EQ(name(CollOp::kReduce, 300, 10 * K), "binary");                // P<512, <16K: in-order_binary
   EXPECT_EQ(name(CollOp::kReduce, 100, 1), "binomial");                   // P<256
@@ -202,6 +203,121 @@ TEST(CollSelectOmpi, MappingToRegistryNames) {
   EXPECT_EQ(name(CollOp::kScatter, 4, 1), "binomial");
 }
 
+// Count fallbacks inside OpenMPI v4.1.x's algorithms (ompi/mca/coll/base/coll_base_*.c): the
+// table (ompi_tuned_algorithm_id) looks at bytes; the algorithm it calls then looks at the element
+// count and may run another one (ompi_executed_algorithm_id, select_ompi). Each case below sits
+// exactly at the count boundary, and shows that the byte-as-element reading (type_size 1) of the
+// same buffer would not fall back.
+struct Exec {
+  int tuned, executed;
+  std::string name;
+};
+Exec exec(CollOp op, int p, Bytes bytes, Bytes type_size) {
+  return {ompi_tuned_algorithm_id(op, p, bytes), ompi_executed_algorithm_id(op, p, bytes, type_size),
+          select_ompi(op, p, bytes, type_size).algorithm};
+}
+
+TEST(CollSelectOmpi, AllreduceRingFallsBackToRecursiveDoublingWhenCountIsBelowP) {
+  // allreduce_intra_ring: `if (count < size) -> recursive doubling`. Table: P<8, <16 B -> 4 ring.
+  Exec e = exec(CollOp::kAllreduce, 4, 8, 8);  // one MPI_DOUBLE: count 1 < 4
+  EXPECT_EQ(e.tuned, 4);
+  EXPECT_EQ(e.executed, 3);
+  EXPECT_EQ(e.name, "recursive-doubling");
+  EXPECT_EQ(exec(CollOp::kAllreduce, 4, 8, 1).name, "ring");                // 8 chars: count 8 >= 4
+  EXPECT_EQ(exec(CollOp::kAllreduce, 4, 8, 2).name, "ring");                // 4 shorts: count == P
+  EXPECT_EQ(exec(CollOp::kAllreduce, 4, 6, 2).name, "recursive-doubling");  // 3 shorts: count P-1
+  // P<4, <8 B -> ring: one MPI_INT on 2 ranks (count 1 < 2) vs 4 chars.
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2, 4, 4).name, "recursive-doubling");
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2, 4, 1).name, "ring");
+}
+
+TEST(CollSelectOmpi, AllreduceSegmentedRingIsTheRingThenRecursiveDoublingByCount) {
+  // segsize 0: segcount = count, so `count < size * segcount` -> ring, whose count < size ->
+  // recursive doubling. Table: P<32, <64 B -> 5 segmented_ring.
+  Exec e = exec(CollOp::kAllreduce, 16, 60, 4);  // 15 ints < 16
+  EXPECT_EQ(e.tuned, 5);
+  EXPECT_EQ(e.executed, 3);
+  EXPECT_EQ(e.name, "recursive-doubling");
+  e = exec(CollOp::kAllreduce, 16, 32, 2);  // 16 shorts == P
+  EXPECT_EQ(e.tuned, 5);
+  EXPECT_EQ(e.executed, 4);
+  EXPECT_EQ(e.name, "ring");
+  EXPECT_EQ(exec(CollOp::kAllreduce, 16, 60, 1).name, "ring");  // 60 chars >= 16
+  // P<4096, 2K..4K B -> 5: 2048 ranks, 1023 MPI_INTs (4092 B) < 2048; 4092 chars would be >= 2048.
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2048, 4092, 4).name, "recursive-doubling");
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2048, 4092, 1).name, "ring");
+}
+
+TEST(CollSelectOmpi, AllreduceRabenseifnerFallsBackToBasicLinearWhenCountIsBelowPof2) {
+  // allreduce_intra_redscat_allgather: `if (count < nprocs_pof2 || !commute) -> basic_linear`.
+  // Table: P<4096, >= 16K B -> 6. 2048 ranks (pof2 2048), 16-byte elements (MPI_LONG_DOUBLE).
+  Exec e = exec(CollOp::kAllreduce, 2048, 2047 * 16, 16);
+  EXPECT_EQ(e.tuned, 6);
+  EXPECT_EQ(e.executed, 1);
+  EXPECT_EQ(e.name, "reduce-bcast");  // basic_linear's mapping
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2048, 2048 * 16, 16).name, "rabenseifner");  // count == pof2
+  EXPECT_EQ(exec(CollOp::kAllreduce, 2048, 2047 * 16, 1).name, "rabenseifner");   // as bytes
+  // 3000 ranks: pof2 is still 2048.
+  EXPECT_EQ(exec(CollOp::kAllreduce, 3000, 2047 * 16, 16).name, "reduce-bcast");
+}
+
+TEST(CollSelectOmpi, ReduceRabenseifnerFallsBackToLinearWhenCountIsBelowPof2) {
+  // reduce_intra_redscat_gather: `if (nprocs_pof2 < 2 || count < nprocs_pof2 || !commute)
+  // -> basic_linear`. Table: P<4, <8 B -> 7.
+  Exec e = exec(CollOp::kReduce, 2, 4, 4);  // one MPI_INT, pof2 2
+  EXPECT_EQ(e.tuned, 7);
+  EXPECT_EQ(e.executed, 1);
+  EXPECT_EQ(e.name, "linear");
+  EXPECT_EQ(exec(CollOp::kReduce, 3, 4, 2).name, "rabenseifner");  // 2 shorts == pof2(3) = 2
+  EXPECT_EQ(exec(CollOp::kReduce, 3, 4, 4).name, "linear");
+  EXPECT_EQ(exec(CollOp::kReduce, 2, 4, 1).name, "rabenseifner");  // 4 chars
+  EXPECT_EQ(exec(CollOp::kReduce, 2, 0, 8).name, "linear");        // count 0
+  // P = 1: nothing is sent; the table's choice stays.
+  EXPECT_EQ(exec(CollOp::kReduce, 1, 4, 4).executed, 7);
+}
+
+TEST(CollSelectOmpi, BcastScatterAllgatherFallsBackToLinearWhenCountIsBelowP) {
+  // bcast_intra_scatter_allgather(_ring): `if (count < comm_size) -> basic_linear`.
+  // Table: P<32, >= 1M B -> 8. 16 ranks, a derived datatype of 128 KiB per element.
+  const Bytes t = 128 * K;
+  Exec e = exec(CollOp::kBcast, 16, 15 * t, t);
+  EXPECT_EQ(e.tuned, 8);
+  EXPECT_EQ(e.executed, 1);
+  EXPECT_EQ(e.name, "linear");
+  EXPECT_EQ(exec(CollOp::kBcast, 16, 16 * t, t).name, "scatter-allgather");  // count == P
+  EXPECT_EQ(exec(CollOp::kBcast, 16, 15 * t, 1).name, "scatter-allgather");
+}
+
+TEST(CollSelectOmpi, BcastSplitBinaryFallsBackToTheChainWhenAHalfIsEmpty) {
+  // bcast_intra_split_bintree: counts[1] = count / 2 == 0 -> chain (segsize 0, fanout 1).
+  // Table: P<1024, 16K..32K B -> 4.
+  Exec e = exec(CollOp::kBcast, 300, 20000, 20000);  // one 20000-byte element
+  EXPECT_EQ(e.tuned, 4);
+  EXPECT_EQ(e.executed, 2);
+  EXPECT_EQ(e.name, "pipeline");
+  EXPECT_EQ(exec(CollOp::kBcast, 300, 20000, 10000).name, "split-binary");  // count 2
+  EXPECT_EQ(exec(CollOp::kBcast, 300, 20000, 1).name, "split-binary");
+}
+
+TEST(CollSelectOmpi, CountOnlyChangesTheDocumentedFallbacks) {
+  // Every other decision is the same whatever the element size (the tables compare bytes).
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+    const auto op = static_cast<CollOp>(i);
+    for (int p : {1, 2, 3, 5, 8, 16, 33, 100, 300, 700, 1500, 3000, 5000})
+      for (Bytes s : {Bytes{0}, Bytes{1}, Bytes{8}, Bytes{100}, Bytes{4096}, Bytes{20000}, Bytes{1} << 20,
+                      Bytes{1} << 24})
+        for (Bytes ts : {Bytes{1}, Bytes{4}, Bytes{8}, Bytes{16}}) {
+          const int tuned = ompi_tuned_algorithm_id(op, p, s);
+          const int run = ompi_executed_algorithm_id(op, p, s, ts);
+          if (run == tuned) continue;
+          const bool documented = (op == CollOp::kAllreduce && (tuned == 4 || tuned == 5 || tuned == 6)) ||
+                                  (op == CollOp::kReduce && tuned == 7) ||
+                                  (op == CollOp::kBcast && (tuned == 4 || tuned == 8 || tuned == 9));
+          EXPECT_TRUE(documented) << coll_op_name(op) << " P=" << p << " S=" << s << " ts=" << ts;
+        }
+  }
+}
+
 TEST(CollSelectOmpi, EveryDecisionIsARegistryAlgorithmAndUnsegmented) {
   const std::vector<int> sizes = {1, 2, 3, 4, 5, 7, 8, 15, 16, 31, 32, 63, 64, 127, 128, 255, 256, 511, 512, 1023,
                                   1024, 2047, 2048, 4095, 4096, 10000};
@@ -214,12 +330,14 @@ TEST(CollSelectOmpi, EveryDecisionIsARegistryAlgorithmAndUnsegmented) {
     const auto op = static_cast<CollOp>(i);
     for (int p : sizes)
       for (Bytes s : bytes) {
-        const CollDecision d = select_ompi(op, p, s);
-        ASSERT_NE(d.algorithm, nullptr);
-        bool known = false;
-        for (const CollAlgorithm& a : coll_algorithms(op)) known = known || std::string(a.name) == d.algorithm;
-        EXPECT_TRUE(known) << coll_op_name(op) << " P=" << p << " S=" << s << " -> " << d.algorithm;
-        EXPECT_EQ(d.segment_bytes, 0u);
+        for (Bytes ts : {Bytes{1}, Bytes{8}}) {
+          const CollDecision d = select_ompi(op, p, s, ts);
+          ASSERT_NE(d.algorithm, nullptr);
+          bool known = false;
+          for (const CollAlgorithm& a : coll_algorithms(op)) known = known || std::string(a.name) == d.algorithm;
+          EXPECT_TRUE(known) << coll_op_name(op) << " P=" << p << " S=" << s << " -> " << d.algorithm;
+          EXPECT_EQ(d.segment_bytes, 0u);
+        }
       }
   }
 }

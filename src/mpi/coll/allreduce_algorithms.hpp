@@ -21,7 +21,7 @@
 // ring                 OpenMPI allreduce_intra_ring.  k = P (block b = segment b).
 //   reduce-scatter ring pass from block r, then allgather ring pass from block r+1
 //   (ring_passes.hpp). 2(P-1) messages of n/P bytes; 2 n (P-1)/P bytes. (OpenMPI falls back to
-//   recursive doubling when count < P; the selector's business, not the generator's.)
+//   recursive doubling when count < P, an element count: the registry's business, registry.hpp.)
 // segmented ring       OpenMPI allreduce_intra_ring_segmented.  k = P * segments (piece ph of
 //                      block b = segment b*segments + ph).
 //   `segments` reduce-scatter ring passes, one per piece of every block (OpenMPI's "phases":

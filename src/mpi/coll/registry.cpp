@@ -18,12 +18,70 @@ namespace simfab::coll {
 
 namespace {
 
-// Segments of at most `segment` bytes (0: one segment, unsegmented).
-uint32_t segments_of(Bytes bytes, Bytes segment) {
-  if (segment == 0) return 1;
-  return static_cast<uint32_t>(std::clamp<Bytes>((bytes + segment - 1) / segment, 1, 1u << 20));
+constexpr Bytes kMaxSegments = Bytes{1} << 20;
+
+// OpenMPI's COLL_BASE_COMPUTED_SEGCOUNT (coll_base_util.h): the elements of one `segment`-byte
+// segment, rounded to the nearest element, or `count` when the segment holds the whole buffer
+// (or less than one element).
+Bytes computed_segcount(Bytes segment, Bytes type_size, Bytes count) {
+  if (segment < type_size || segment >= type_size * count) return count;
+  Bytes segcount = segment / type_size;
+  if (segment - segcount * type_size > type_size / 2) ++segcount;
+  return segcount;
 }
+
+// Segments of `bytes` cut into whole-element segments of about `segment` bytes (0: one segment,
+// unsegmented): ceil(count / segcount), as OpenMPI's pipelined trees count them.
+uint32_t segments_of(Bytes bytes, Bytes segment, Bytes type_size) {
+  if (segment == 0) return 1;
+  const Bytes ts = std::max<Bytes>(1, type_size);
+  const Bytes count = bytes / ts;
+  const Bytes segcount = computed_segcount(segment, ts, count);
+  if (segcount == 0) return 1;
+  return static_cast<uint32_t>(std::clamp<Bytes>((count + segcount - 1) / segcount, 1, kMaxSegments));
+}
+uint32_t segments_of(const CollCall& c) { return segments_of(c.bytes, c.segment_bytes, c.type_size); }
 bool pow2(int p) { return std::has_single_bit(static_cast<unsigned>(p)); }
+
+// OpenMPI allreduce_intra_ring: fewer elements than ranks -> recursive doubling.
+void ompi_allreduce_ring(Fragment& f, const CollCall& c) {
+  if (c.elements() < static_cast<Bytes>(c.size)) allreduce_recursive_doubling(f, c.rank, c.size, c.bytes, {});
+  else allreduce_ring(f, c.rank, c.size, c.bytes, {});
+}
+
+// OpenMPI allreduce_intra_ring_segmented with segsize = c.segment_bytes: segcount elements per
+// segment (COLL_BASE_COMPUTED_SEGCOUNT); count < P * segcount -> the plain ring; otherwise
+// num_phases = count / (P segcount), plus one when the remainder is >= P and more than half of
+// P segcount. Each block is cut into num_phases pieces.
+void ompi_allreduce_ring_segmented(Fragment& f, const CollCall& c) {
+  const Bytes ts = std::max<Bytes>(1, c.type_size);
+  const Bytes count = c.elements();
+  const Bytes p = static_cast<Bytes>(std::max(1, c.size));
+  const Bytes segcount = c.segment_bytes == 0 ? count : computed_segcount(c.segment_bytes, ts, count);
+  if (c.size <= 1 || segcount == 0 || count < p * segcount) return ompi_allreduce_ring(f, c);
+  Bytes phases = count / (p * segcount);
+  const Bytes rest = count % (p * segcount);
+  if (rest >= p && rest > p * segcount / 2) ++phases;
+  allreduce_ring_segmented(f, c.rank, c.size, c.bytes, {},
+                           static_cast<uint32_t>(std::clamp<Bytes>(phases, 1, kMaxSegments)));
+}
+
+// OpenMPI bcast_intra_split_bintree: the buffer is cut into halves of ceil(count/2) and
+// floor(count/2) elements, each pipelined in segments of segment_bytes / type_size elements
+// (simfab uses the larger half's segment count for both); a count below 2 leaves a half empty
+// and OpenMPI runs the chain (fanout 1) instead.
+void ompi_split_binary_bcast(Fragment& f, const CollCall& c) {
+  const Bytes ts = std::max<Bytes>(1, c.type_size);
+  const Bytes count = c.elements();
+  if (count < 2) return chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c));
+  uint32_t segments = 1;
+  if (c.segment_bytes > 0) {
+    const Bytes half = (count + 1) / 2;
+    const Bytes segcount = std::max<Bytes>(1, std::max(c.segment_bytes, ts) / ts);
+    segments = static_cast<uint32_t>(std::clamp<Bytes>((half + segcount - 1) / segcount, 1, kMaxSegments));
+  }
+  split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments);
+}
 
 // "schedgen" is a marker: the caller keeps its own (Schedgen) expansion.
 constexpr CollAlgorithm kSchedgen{"schedgen", "LogGOPSim's Schedgen pattern (default; what TI replay has always used)",
@@ -49,13 +107,11 @@ const CollAlgorithm kBcast[] = {
     {"knomial4", "4-nomial tree (MPICH knomial, radix 4)",
      [](Fragment& f, const CollCall& c) { knomial_bcast(f, c.rank, c.size, c.root, c.bytes, 4); }},
     {"binary", "binary tree, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
-    {"split-binary", "split-binary tree (OpenMPI), 64 KiB segments",
-     [](Fragment& f, const CollCall& c) {
-       split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes));
-     }},
+     [](Fragment& f, const CollCall& c) { binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
+    {"split-binary", "split-binary tree (OpenMPI), 64 KiB segments per half (chain when count < 2)",
+     [](Fragment& f, const CollCall& c) { ompi_split_binary_bcast(f, c); }},
     {"pipeline", "chain, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
+     [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
      [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
 };
@@ -66,9 +122,9 @@ const CollAlgorithm kReduce[] = {
     {"binomial", "binomial tree",
      [](Fragment& f, const CollCall& c) { knomial_reduce(f, c.rank, c.size, c.root, c.bytes, 2); }},
     {"binary", "binary tree, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { binary_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
+     [](Fragment& f, const CollCall& c) { binary_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"pipeline", "chain, pipelined in 64 KiB segments",
-     [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c.bytes, c.segment_bytes)); }},
+     [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"rabenseifner", "reduce-scatter by recursive halving, then binomial gather (MPICH)",
      [](Fragment& f, const CollCall& c) { rabenseifner_reduce(f, c.rank, c.size, c.root, c.bytes); }},
 };
@@ -78,13 +134,11 @@ const CollAlgorithm kAllreduce[] = {
      [](Fragment& f, const CollCall& c) { allreduce_recursive_doubling(f, c.rank, c.size, c.bytes, {}); }},
     {"rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather (MPICH)",
      [](Fragment& f, const CollCall& c) { allreduce_rabenseifner(f, c.rank, c.size, c.bytes, {}); }},
-    {"ring", "ring reduce-scatter then ring allgather (OpenMPI)",
-     [](Fragment& f, const CollCall& c) { allreduce_ring(f, c.rank, c.size, c.bytes, {}); }},
-    {"segmented-ring", "ring with each block pipelined in 64 KiB segments (OpenMPI)",
-     [](Fragment& f, const CollCall& c) {
-       allreduce_ring_segmented(f, c.rank, c.size, c.bytes, {},
-                                segments_of(c.bytes / static_cast<Bytes>(std::max(1, c.size)), c.segment_bytes));
-     }},
+    {"ring", "ring reduce-scatter then ring allgather (OpenMPI; recursive doubling when count < P)",
+     [](Fragment& f, const CollCall& c) { ompi_allreduce_ring(f, c); }},
+    {"segmented-ring",
+     "ring with each block pipelined in 64 KiB segments (OpenMPI's phases; ring when count < P segcount)",
+     [](Fragment& f, const CollCall& c) { ompi_allreduce_ring_segmented(f, c); }},
     {"reduce-bcast", "binomial reduce to rank 0, then binomial bcast",
      [](Fragment& f, const CollCall& c) { allreduce_reduce_bcast(f, c.rank, c.size, c.bytes, {}); }},
 };
@@ -157,7 +211,9 @@ std::span<const CollAlgorithm> coll_algorithms(CollOp op) {
 void register_coll_keys(Config& cfg) {
   cfg.declare({"mpi/coll-selector", CfgType::kChoice, "schedgen",
                "how collectives pick their algorithm when mpi/<collective> is not set: schedgen (Schedgen's "
-               "patterns), ompi (OpenMPI 4.1 tuned decision tables), mpich (MPICH 3.3 auto selection)",
+               "patterns), ompi (OpenMPI 4.1 tuned decision tables), mpich (MPICH 3.3 auto selection); "
+               "the selectors use the trace's bytes and element counts and assume commutative reduction "
+               "operations (TI traces do not record the operation)",
                {"schedgen", "ompi", "mpich"}});
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
@@ -191,9 +247,10 @@ bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
   const size_t i = static_cast<size_t>(op);
   const CollAlgorithm* a = algorithm[i];
   if (!forced[i] && selector != Selector::kSchedgen) {
-    const CollDecision d = selector == Selector::kOmpi
-                               ? select_ompi(op, call.size, call.bytes)
-                               : select_mpich(op, call.size, mpich_total_bytes(op, call.size, call.bytes));
+    const CollDecision d =
+        selector == Selector::kOmpi
+            ? select_ompi(op, call.size, call.bytes, call.type_size)
+            : select_mpich(op, call.size, mpich_total_bytes(op, call.size, call.bytes), call.type_size);
     a = find_coll_algorithm(op, d.algorithm);
     SIMFAB_CHECK(a, std::string("selector chose an unknown algorithm: ") + d.algorithm);
     call.segment_bytes = d.segment_bytes;

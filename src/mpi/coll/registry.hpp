@@ -10,13 +10,30 @@
 // algorithm is one of the checked generators of mpi/coll/*_algorithms.hpp, called with:
 //   bcast, reduce, allreduce   the whole buffer (the trace's count x datatype size)
 //   allgather, alltoall, gather, scatter   one rank's block
+// plus the size of one element (CollCall::type_size: the trace's datatype size; elements =
+// bytes / type_size), because the libraries decide some things by element count, not bytes.
 // Selectors: --cfg mpi/coll-selector=ompi|mpich picks per call as OpenMPI 4.1's tuned component
-// or MPICH 3.3 would (an explicit mpi/<collective> still wins).
+// or MPICH 3.3 would (an explicit mpi/<collective> still wins), from P, the bytes and, where the
+// library looks at it, the element count (select_ompi.hpp, select_mpich.hpp).
+// Reduction operations are assumed commutative (and predefined): TI traces do not record the
+// operation, so the libraries' non-commutative branches (in-order trees, no ring/Rabenseifner)
+// are never taken.
 // Fixed parameters (documented per algorithm): pipelined algorithms cut the buffer into segments
-// of at most kSegmentBytes (a selector may ask for another size, or none); algorithms restricted to some sizes fall back as OpenMPI does
-// (recursive-doubling allgather -> Bruck when P is not a power of two, neighbour exchange -> ring
-// when P is odd). Reductions charge no extra calc here: TI replay closes a reducing collective
-// with the trace's own compute amount, as before.
+// of at most kSegmentBytes (a selector may ask for another size, or none), counted in whole
+// elements as OpenMPI does (segcount = segment / type_size, rounded to the nearest element,
+// COLL_BASE_COMPUTED_SEGCOUNT). Algorithms restricted to some sizes fall back as OpenMPI does:
+//   allgather recursive-doubling -> bruck            when P is not a power of two
+//   allgather neighbor-exchange  -> ring             when P is odd
+//   allreduce ring               -> recursive-doubling  when count < P (allreduce_intra_ring)
+//   allreduce segmented-ring     -> ring             when count < P * segcount; otherwise
+//             OpenMPI's num_phases = count / (P segcount), +1 when the remainder is >= P and
+//             more than half of P segcount (allreduce_intra_ring_segmented)
+//   bcast split-binary           -> pipeline (chain)  when count < 2 (a half is empty); otherwise
+//             each half (ceil(count/2) elements for both) is cut into segment / type_size elements
+// (count = elements). Rabenseifner and scatter-allgather are shared with MPICH, whose versions
+// do not fall back; OpenMPI's count fallbacks for them are applied by select_ompi only.
+// Reductions charge no extra calc here: TI replay closes a reducing collective with the trace's
+// own compute amount, as before.
 // The v-variants (alltoallv, gatherv, ...) and reduce_scatter always use their Schedgen pattern.
 #pragma once
 
@@ -38,7 +55,11 @@ struct CollCall {
   int size = 1;
   RankId root = 0;
   Bytes bytes = 0;                      // the whole buffer, or one block (see above)
+  Bytes type_size = 1;                  // bytes per element (elements = bytes / type_size); >= 1
   Bytes segment_bytes = kSegmentBytes;  // pipelined algorithms' segment size; 0 = unsegmented
+
+  // The element count of `bytes` (MPI's `count`). A type_size of 0 counts as 1.
+  Bytes elements() const { return bytes / (type_size ? type_size : 1); }
 };
 
 struct CollAlgorithm {
@@ -58,8 +79,8 @@ void register_coll_keys(Config& cfg);
 const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name);
 
 // How each collective picks its algorithm: a forced mpi/<collective> wins; otherwise the
-// selector (mpi/coll-selector) decides per call from the communicator size and the bytes
-// (select_ompi.hpp, select_mpich.hpp); `schedgen` leaves the caller's own pattern.
+// selector (mpi/coll-selector) decides per call from the communicator size, the bytes and the
+// element count (select_ompi.hpp, select_mpich.hpp); `schedgen` leaves the caller's own pattern.
 struct CollChoice {
   enum class Selector : uint8_t { kSchedgen, kOmpi, kMpich };
   Selector selector = Selector::kSchedgen;

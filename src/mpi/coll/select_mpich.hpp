@@ -9,9 +9,12 @@
 //
 // Not modelled (simfab has no notion of them at this level): the SMP/node-aware paths taken first
 // when MPIR_CVAR_ENABLE_SMP_COLLECTIVES is set and the communicator spans several nodes with
-// several ranks each (MPIR_<Coll>_intra_smp), heterogeneous communicators, user-defined
-// (non-builtin) reduction ops (they force recursive doubling / binomial; we assume builtin ops),
-// MPI_IN_PLACE alltoall (pairwise sendrecv_replace), and device (ch3/ch4) overrides.
+// several ranks each (MPIR_<Coll>_intra_smp), heterogeneous communicators, MPI_IN_PLACE alltoall
+// (pairwise sendrecv_replace), device (ch3/ch4) overrides, and the early return of a zero-count
+// bcast/allreduce (simfab still runs the chosen algorithm with empty messages).
+// Reduction operations: TI traces do not record the operation, so simfab ASSUMES a builtin,
+// commutative one. User-defined ops (HANDLE_KIND_BUILTIN false) would force recursive doubling
+// for allreduce and binomial for reduce whatever the size; that branch is never taken.
 //
 // What `total_bytes` is, per collective (the quantity MPICH compares with its thresholds):
 //   bcast       type_size * count                       (MPIR_Bcast_intra_auto: nbytes)
@@ -24,9 +27,14 @@
 //   barrier, gather, scatter   ignored (MPICH has a single algorithm)
 // Unlike select_ompi, this is NOT CollCall::bytes for allgather (one rank's block there): convert
 // with mpich_total_bytes() below, which multiplies by P for allgather and passes the rest through.
-// `type_size` (bytes per element) only matters for the "count < pof2" conditions of reduce and
-// allreduce (count = total_bytes / type_size); pass the datatype size when known. The default 1
-// treats the buffer as MPI_BYTE.
+// `type_size` (bytes per element; CollCall::type_size, the trace's datatype size) only matters
+// for the "count >= pof2" conditions of reduce and allreduce (count = total_bytes / type_size):
+// every other MPICH 3.3 rule compares bytes, and none of the chosen algorithms changes its
+// messages with the count (MPICH's bcast scatter works on bytes; Rabenseifner's chunks are
+// count/pof2 elements, which simfab cuts in bytes, split.hpp). The default 1 is MPI_BYTE. E.g.
+// 16 ranks, allreduce of 300 MPI_DOUBLEs (2400 B > 2048): count 300 >= 16 -> Rabenseifner; on
+// 512 ranks count 300 < 512 -> recursive doubling, where 2400 MPI_BYTEs would still be
+// Rabenseifner (2400 >= 512).
 //
 // Decision rules (defaults: see MpichCvars below; P = comm_size, pof2 = largest power of two <= P):
 //   barrier     dissemination

@@ -1,5 +1,6 @@
 #include "mpi/coll/select_ompi.hpp"
 
+#include <bit>
 #include <cstdint>
 #include <initializer_list>
 #include <limits>
@@ -173,8 +174,33 @@ int ompi_tuned_algorithm_id(CollOp op, int comm_size, Bytes total_bytes) {
   return 0;
 }
 
-CollDecision select_ompi(CollOp op, int comm_size, Bytes total_bytes) {
-  const int id = ompi_tuned_algorithm_id(op, comm_size, total_bytes);
+int ompi_executed_algorithm_id(CollOp op, int comm_size, Bytes total_bytes, Bytes type_size) {
+  int id = ompi_tuned_algorithm_id(op, comm_size, total_bytes);
+  const int p = comm_size < 1 ? 1 : comm_size;
+  if (p == 1) return id;  // every algorithm returns before communicating
+  const Bytes count = total_bytes / (type_size ? type_size : 1);
+  const Bytes ranks = static_cast<Bytes>(p);
+  const Bytes pof2 = std::bit_floor(ranks);
+  switch (op) {
+    case CollOp::kAllreduce:
+      if (id == 5) id = 4;                   // segmented_ring, segsize 0: count < P * count -> ring
+      if (id == 4 && count < ranks) id = 3;  // ring -> recursive_doubling
+      if (id == 6 && count < pof2) id = 1;   // rabenseifner -> basic_linear
+      break;
+    case CollOp::kReduce:
+      if (id == 7 && count < pof2) id = 1;  // rabenseifner -> linear (pof2 >= 2 here)
+      break;
+    case CollOp::kBcast:
+      if ((id == 8 || id == 9) && count < ranks) id = 1;  // scatter_allgather(_ring) -> basic_linear
+      if (id == 4 && count < 2) id = 2;                   // split_binary_tree -> chain
+      break;
+    default: break;
+  }
+  return id;
+}
+
+CollDecision select_ompi(CollOp op, int comm_size, Bytes total_bytes, Bytes type_size) {
+  const int id = ompi_executed_algorithm_id(op, comm_size, total_bytes, type_size);
   const char* name = "schedgen";
   switch (op) {
     case CollOp::kAllreduce: name = kAllreduceNames[id]; break;

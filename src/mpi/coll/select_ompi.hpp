@@ -17,10 +17,20 @@
 //   scatter                         dsize * scount (root) / rcount: one rank's block
 //   barrier                         (ignored)
 // That is exactly CollCall::bytes of mpi/coll/registry.hpp, so a caller passes it unchanged.
+// The tables look at bytes only (never at `count` or `dsize` alone), so a 64 B allreduce picks
+// the same row entry whether it is 64 chars or 8 doubles. The element count (count =
+// total_bytes / type_size, CollCall::type_size) matters afterwards, inside the algorithm the
+// table picked (see "Count fallbacks" below).
+//
+// Commutativity: TI traces do not record the reduction operation, so simfab ASSUMES every
+// reduction is commutative (true of MPI's predefined operations) and always takes the
+// commutative branch of the allreduce and reduce tables; OpenMPI's non-commutative tables
+// (recursive doubling / nonoverlapping / linear / in-order binary only) are not reproduced.
+// A trace of a user-defined non-commutative operation is therefore modelled with algorithms
+// OpenMPI would not run for it.
 //
 // Tables (P = communicator size; "<B:alg" = below B bytes; last entry = everything above;
-// numbers are OpenMPI's algorithm ids, names below). Reductions use the commutative branch:
-// TI traces do not record the operation, and MPI's predefined operations are commutative.
+// numbers are OpenMPI's algorithm ids, names below).
 //
 //  allreduce  1 basic_linear 2 nonoverlapping 3 recursive_doubling 4 ring 5 segmented_ring 6 rabenseifner
 //    P<4     <8:4 <4K:3 <8K:4 <16K:3 <64K:4 <256K:5 :6
@@ -106,9 +116,24 @@
 //   barrier two_proc                 recursive-doubling
 //   gather/scatter basic_linear, gather linear_sync, scatter linear_nb
 //                                    schedgen          simfab's linear gather/scatter pattern
-// Not modelled: OpenMPI's count-based fallbacks inside the algorithms (ring allreduce -> recursive
-// doubling when count < P, Rabenseifner when count < pof2, ...): they need the element count,
-// which the byte size alone does not give.
+//
+// Count fallbacks. The fixed decision calls the algorithm of the table (segsize 0), and some of
+// OpenMPI's algorithms then check the element count (count = total_bytes / type_size; pof2 =
+// the largest power of two <= P) and run another one. select_ompi returns the algorithm that
+// actually runs (ompi_executed_algorithm_id), ompi_tuned_algorithm_id the table's choice:
+//   allreduce 5 segmented_ring   segcount = count (segsize 0), so count < P*segcount always:
+//                                -> 4 ring                       (allreduce_intra_ring_segmented)
+//   allreduce 4 ring             count < P     -> 3 recursive_doubling   (allreduce_intra_ring)
+//   allreduce 6 rabenseifner     count < pof2  -> 1 basic_linear        (allreduce_intra_redscat_allgather)
+//   reduce 7 rabenseifner        pof2 < 2 || count < pof2 -> 1 linear   (reduce_intra_redscat_gather)
+//   bcast 8/9 scatter_allgather(_ring)  count < P -> 1 basic_linear     (bcast_intra_scatter_allgather)
+//   bcast 4 split_binary_tree    count < 2 (a half is empty) -> 2 chain (bcast_intra_split_bintree)
+// (source: OpenMPI v4.1.x ompi/mca/coll/base/coll_base_{allreduce,reduce,bcast}.c). P = 1 runs no
+// communication and keeps the table's choice. E.g. P = 4, one MPI_DOUBLE (8 B): the table says
+// ring (P<8, <16 B), count 1 < 4 makes it recursive doubling; 8 MPI_CHARs keep the ring.
+// No other algorithm of the tables looks at count in a way that changes its messages (the
+// allgather/alltoall/gather/scatter ones and the unsegmented trees move whole buffers or
+// blocks); OpenMPI cuts blocks in whole elements where simfab cuts bytes (split.hpp).
 #pragma once
 
 #include "core/sim_time.hpp"
@@ -122,11 +147,14 @@ struct CollDecision {
 };
 
 // What OpenMPI 4.1's tuned component runs for `op` on `comm_size` ranks with `total_bytes` as
-// defined above (CollCall::bytes). comm_size < 1 is treated as 1.
-CollDecision select_ompi(CollOp op, int comm_size, Bytes total_bytes);
+// defined above (CollCall::bytes) of `type_size`-byte elements (CollCall::type_size; 1 = MPI_BYTE),
+// count fallbacks included. comm_size < 1 is treated as 1, type_size 0 as 1.
+CollDecision select_ompi(CollOp op, int comm_size, Bytes total_bytes, Bytes type_size = 1);
 
-// The same decision as OpenMPI's own algorithm id (the numbers of the tables above), before the
-// mapping to simfab names; for tests and reports.
+// The table's decision as OpenMPI's own algorithm id (the numbers of the tables above), before
+// the count fallbacks and the mapping to simfab names; for tests and reports.
 int ompi_tuned_algorithm_id(CollOp op, int comm_size, Bytes total_bytes);
+// The id of the algorithm that runs: ompi_tuned_algorithm_id after the count fallbacks above.
+int ompi_executed_algorithm_id(CollOp op, int comm_size, Bytes total_bytes, Bytes type_size = 1);
 
 }  // namespace simfab::coll

@@ -77,12 +77,14 @@ GoalLabel GoalWriter::send(Bytes bytes, RankId to, int32_t tag) {
 }
 
 GoalLabel GoalWriter::recv(Bytes bytes, RankId from, int32_t tag) {
-  SIMFAB_CHECK(from >= 0 && from < num_ranks_ && (tag >= 0 || tag == kAnyTag), "GoalWriter::recv: bad peer or tag");
+  SIMFAB_CHECK(((from >= 0 && from < num_ranks_) || from == kAnySource) && (tag >= 0 || tag == kAnyTag),
+               "GoalWriter::recv: bad peer or tag");
   const GoalLabel l = begin_op();
   put("recv ");
   put(bytes);
   put("b from ");
-  put(static_cast<uint64_t>(from));
+  if (from == kAnySource) put("any");
+  else put(static_cast<uint64_t>(from));
   put(" tag ");
   if (tag == kAnyTag) put("any");
   else put(static_cast<uint64_t>(tag));

@@ -47,7 +47,7 @@ class GoalWriter {
   RankId begin_rank();
   GoalLabel calc(uint64_t ps);
   GoalLabel send(Bytes bytes, RankId to, int32_t tag);
-  // `tag` may be kAnyTag (written `any`).
+  // `from` may be kAnySource and `tag` kAnyTag (each written `any`).
   GoalLabel recv(Bytes bytes, RankId from, int32_t tag);
   // `succ requires pred` (after pred completed) or, if immediate, `succ irequires pred` (after
   // pred started).

@@ -18,11 +18,12 @@
 
 namespace simfab {
 
-namespace {
-
-constexpr Bytes kCreationBytes = 8;
-
-}  // namespace
+void build_creation_fragment(coll::Fragment& f, TiKind kind, RankId local, int size) {
+  constexpr Bytes kCreationBytes = 8;
+  if (kind == TiKind::kCommDup) coll::allreduce_recursive_doubling(f, local, size, kCreationBytes, {});
+  else coll::allgather_bruck(f, local, size, kCreationBytes);
+  f.close(SimTime::zero());
+}
 
 const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line) const {
   if (id == mpi::kCommWorld) return world_;  // every rank is a member; no lookup per line
@@ -45,7 +46,7 @@ bool TiProgram::start_collective(RankId r, const CollSignature& sig, const mpi::
   const bool world = comm.id() == mpi::kCommWorld;
   const uint32_t seq = world ? s.colls : static_cast<uint32_t>(comms_.next_collective_tag(comm.id(), local));
   matcher_.enter(static_cast<uint32_t>(comm.id()), seq, comm.size(), local, r, s.line, sig);
-  ++s.colls;
+  if (world) ++s.colls;  // the world's sequence only: other communicators count in comms_
   const uint32_t run = runner_.start(*ex_, frag_, r, static_cast<int32_t>(seq & INT32_MAX), comm.collective_context(),
                                      t, world ? nullptr : &comm.group());
   if (!nonblocking) {
@@ -87,9 +88,7 @@ void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& par
     throw error_at(name, text, static_cast<size_t>(rank(r).line), "rank " + std::to_string(r) + ": " + e.what());
   }
   frag_.clear();
-  if (a.kind == TiKind::kCommDup) coll::allreduce_recursive_doubling(frag_, local, parent.size(), kCreationBytes, {});
-  else coll::allgather_bruck(frag_, local, parent.size(), kCreationBytes);
-  frag_.close(SimTime::zero());
+  build_creation_fragment(frag_, a.kind, local, parent.size());
   start_collective(r, sig, parent, t);
 }
 

@@ -76,11 +76,9 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kCommSize:
       case TiKind::kCommSplit:
       case TiKind::kCommDup:
-        if (a.has_arg) {
-          start_creation(r, a, comm, t);
-          return;
-        }
-        continue;  // SimGrid's argument-less form
+        if (!a.has_arg) continue;  // SimGrid's argument-less form
+        start_creation(r, a, comm, t);
+        return;
       case TiKind::kLocation:
       case TiKind::kTest:  // a completed request stays until waited for: nothing to do
       case TiKind::kTestany:

@@ -63,6 +63,10 @@ namespace simfab {
 // `choice` names another for that collective (mpi/coll/registry.hpp).
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
                          std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice);
+// The cost of a communicator creation (comm_dup: 8 B recursive-doubling allreduce; comm_split and
+// comm_create: Bruck allgather of 8 B) as member `local` of a parent of `size` ranks, closed;
+// replay/ti_comm.cpp says why.
+void build_creation_fragment(coll::Fragment& f, TiKind kind, RankId local, int size);
 // What the members of a TI collective must agree on (mpi/coll_match.hpp); `local` = the rank in
 // the collective's communicator, `counts` = parse_ti_action's per-rank counts. Sizes a rank gives
 // only as a receiver (a gather's at its root) are compared with the senders' sizes; send sizes that

@@ -86,7 +86,10 @@
 // |               |                               | non-members give -1
 // | comm_free     | <comm>                        | MPI_Comm_free (released once all members freed)
 // Ids are chosen by the trace writer: >= 1, the same on every member of one communicator, reusable
-// once freed. Creation is collective: each member's k-th creation call on a parent is creation k,
+// once freed. Replay reads a rank's lines as soon as its previous action has started computing, so
+// "freed" means freed in that reading order: a rank that reuses an id right after a long compute
+// can find it still in use by a member that frees it later in the replay, an error ("already in
+// use"). Writers should give each new communicator a fresh id. Creation is collective: each member's k-th creation call on a parent is creation k,
 // checked for agreement (mpi/comm_creation.hpp); it costs an 8 B recursive-doubling allreduce
 // (dup) or a Bruck allgather of 8 B per member (split, create) on the parent (replay/ti_comm.cpp).
 // MPI misuse is an input error naming file:line and the rank: an unknown communicator or one the

@@ -187,6 +187,15 @@ TEST(TiComm, ScanAndExscanReplayAsRecursiveDoubling) {
   EXPECT_EQ(r.messages, 40u + 20u);
 }
 
+// The world's collective sequence counts world collectives only: halves that ran different
+// numbers of collectives on their own communicators still meet in the next world barrier.
+TEST(TiComm, WorldSequenceCountsWorldCollectivesOnly) {
+  const std::string split = each(4, [](int r) { return "comm_split " + std::to_string(r % 2) + " 0 " + std::to_string(1 + r % 2); });
+  const std::string halves = "0 barrier comm=1\n2 barrier comm=1\n0 barrier comm=1\n2 barrier comm=1\n1 barrier comm=2\n"
+                             "3 barrier comm=2\n";
+  EXPECT_TRUE(run("halves.txt", split + halves + each(4, [](int) { return "barrier"; })).blocked.empty());
+}
+
 TEST(CollectiveMatcher, ForgetsACollectiveOnceEveryMemberEntered) {
   CollectiveMatcher m([](int32_t r, uint64_t pos) { return "r" + std::to_string(r) + "@" + std::to_string(pos); });
   CollSignature s;

@@ -125,7 +125,7 @@ class LineParser {
       while (i < line.end && !is_sep(line.text[i])) ++i;
     }
     // A trailing `comm=<id>` names the communicator; it is not one of the action's arguments.
-    if (ntok_ > 2 && line.text.substr(last, kCommPrefix.size()) == kCommPrefix) {
+    if (ntok_ > 2 && line.text[last] == 'c' && line.text.substr(last, kCommPrefix.size()) == kCommPrefix) {
       const size_t b = last + kCommPrefix.size();
       const Tok id{line.text.substr(b, line.end - b), b};
       comm_ = static_cast<int32_t>(integer(id, 0, INT32_MAX, "a communicator id (0 or more) after 'comm='"));
@@ -569,7 +569,7 @@ TiAction parse_ti_action(std::string_view file_name, const TiLine& line, int num
 int32_t ti_line_comm(std::string_view file_name, const TiLine& line) {
   size_t last = line.end;
   while (last > line.begin && !is_sep(line.text[last - 1])) --last;
-  if (line.text.substr(last, kCommPrefix.size()) != kCommPrefix) return 0;
+  if (last == line.end || line.text[last] != 'c' || line.text.substr(last, kCommPrefix.size()) != kCommPrefix) return 0;
   const std::string_view id = line.text.substr(last + kCommPrefix.size(), line.end - last - kCommPrefix.size());
   int32_t v = 0;
   auto [end, ec] = std::from_chars(id.data(), id.data() + id.size(), v);

@@ -58,6 +58,12 @@ class CollectiveMatcher {
              const CollSignature& sig);
 
   size_t pending() const { return pending_.size(); }
+  // A collective some member entered and another never will (the run ended, or every member freed
+  // communicator `comm`): throws InputError naming the collective, its first caller and how many
+  // members called it. Without `comm`, the lowest pending (communicator, number) is reported, so
+  // the message is deterministic. Does nothing when none is pending (on `comm`).
+  void fail_pending() const;
+  void fail_pending(uint32_t comm) const;
 
  private:
   struct Pending {
@@ -70,18 +76,21 @@ class CollectiveMatcher {
     int32_t counts_from = -1;  // the member whose counts are `counts` (-1: none yet)
     uint64_t counts_position = 0;
     int arrived = 0;
+    int members = 0;
     std::vector<Bytes> counts;  // v-collectives: the stated per-member sizes
     std::vector<Bytes> own;     // v-collectives: members' own sizes seen before any counts
   };
 
-  [[noreturn]] void mismatch(const Pending& p, uint64_t seq, int32_t rank, uint64_t position,
+  [[noreturn]] void mismatch(const Pending& p, std::string_view call, uint64_t seq, int32_t rank, uint64_t position,
                              const std::string& what, int32_t other, uint64_t other_position) const;
+  void fail_lowest(bool any_comm, uint32_t comm) const;
   void merge(Bytes& field, Bytes value, const char* what, const Pending& p, uint64_t seq, int32_t rank,
              uint64_t position) const;
   void check_counts(Pending& p, uint64_t seq, int members, int32_t local, int32_t rank, uint64_t position,
                     const CollSignature& sig) const;
 
   Describe describe_;
+  std::string_view call_;  // the call being entered (messages name it)
   // Lookups only, never iterated: the order of the map cannot reach any output.
   std::unordered_map<uint64_t, Pending> pending_;
 };

@@ -119,6 +119,11 @@ bool CommTable::free(CommId comm, int32_t local) {
   return true;
 }
 
+bool CommTable::freed_by(CommId comm, int32_t local) const {
+  const Comm* c = find(comm);
+  return c && !c->freed_.empty() && c->freed_[static_cast<size_t>(local)];
+}
+
 size_t CommTable::memory_bytes() const {
   constexpr size_t kMapNode = 4 * sizeof(void*);  // red-black node overhead (libstdc++: 32 B)
   size_t bytes = sizeof(*this) + free_pairs_.size() * sizeof(uint32_t);

@@ -107,6 +107,8 @@ class CommTable {
 
   // Member `local` of `comm` calls MPI_Comm_free; returns true when that released the communicator.
   bool free(CommId comm, int32_t local);
+  // Whether member `local` of live communicator `comm` has freed it already (it may not use it).
+  bool freed_by(CommId comm, int32_t local) const;
 
   // Heap and table bytes held for the communicators and their pending creations (approximate for
   // the map nodes; exact for the per-member vectors and groups).

@@ -32,10 +32,14 @@ const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line
     fail(line, line.begin,
          "communicator " + std::to_string(id) + " does not exist (no comm_split, comm_dup or comm_create of rank " +
              std::to_string(r) + " made it before this line, or it was freed)");
-  if (comm->group().local_rank(r) == mpi::kUndefined)
+  const int32_t local = comm->group().local_rank(r);
+  if (local == mpi::kUndefined)
     fail(line, line.begin,
          "rank " + std::to_string(r) + " is not a member of communicator " + std::to_string(id) + " (" +
              std::to_string(comm->size()) + " ranks)");
+  if (comms_.freed_by(id, local))
+    fail(line, line.begin, "rank " + std::to_string(r) + " uses communicator " + std::to_string(id) +
+                               " after freeing it (comm_free)");
   return *comm;
 }
 
@@ -94,8 +98,9 @@ void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& par
 
 void TiProgram::free_comm(RankId r, const TiAction& a, const TiLine& line) {
   const mpi::Comm& comm = member_comm(r, a.comm2, line);
+  const int32_t id = comm.id();
   try {
-    comms_.free(comm.id(), comm.group().local_rank(r));
+    if (comms_.free(id, comm.group().local_rank(r))) matcher_.fail_pending(static_cast<uint32_t>(id));
   } catch (const mpi::MpiCallError& e) {
     fail(line, line.begin, "rank " + std::to_string(r) + ": " + e.what());
   }

@@ -220,7 +220,9 @@ uint32_t TiProgram::require_request(RankId r, const TiAction& a, const TiLine& l
   const mpi::Comm& comm = member_comm(r, a.comm, line);
   const uint32_t req = find_request(r, to_world(comm, a.peer), to_world(comm, a.peer2), a.tag, a.comm);
   if (req != kNone) return req;
-  const auto who = [](int32_t x) { return x == kAnySource ? std::string("any") : std::to_string(x); };
+  const auto who = [](int32_t x) {
+    return x == kAnySource ? std::string("any") : x == kProcNull ? std::string("MPI_PROC_NULL") : std::to_string(x);
+  };
   fail(line, line.begin,
        std::string(ti_action_name(a.kind)) + " of rank " + std::to_string(r) + " for the request (src " + who(a.peer) +
            ", dst " + who(a.peer2) + ", tag " + (a.tag == kAnyTag ? std::string("any") : std::to_string(a.tag)) +
@@ -246,6 +248,7 @@ bool TiProgram::wait_any(RankId r, const TiAction& a, const TiLine& line, bool s
     for (size_t i = 0; i < counts_.size(); i += 3) {
       TiAction key;
       key.kind = a.kind;
+      key.comm = a.comm;
       key.peer = static_cast<int32_t>(counts_[i]);
       key.peer2 = static_cast<int32_t>(counts_[i + 1]);
       key.tag = static_cast<int32_t>(counts_[i + 2]);
@@ -281,6 +284,7 @@ void TiProgram::finish(RankId r) {
   if (s.open_reqs == 0) {
     clear_requests(r);
     s.state = State::kDone;
+    if (++done_ == static_cast<size_t>(num_ranks()) && matcher_.pending() > 0) matcher_.fail_pending();
   } else {
     s.state = State::kFinalizing;
   }

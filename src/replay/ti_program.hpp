@@ -186,6 +186,7 @@ class TiProgram final : public Program {
   const mpi::Comm& world_;  // comms_'s MPI_COMM_WORLD (never freed)
   CollectiveMatcher matcher_;
   std::vector<int32_t> group_;  // scratch: comm_create's group
+  size_t done_ = 0;             // ranks finished (the last one checks no collective is left half-called)
   coll::Fragment frag_;        // scratch: the collective being started
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
 };

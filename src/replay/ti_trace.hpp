@@ -74,7 +74,8 @@
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, or finalize complete it (no key names it). A blocking collective never
-// matches a non-blocking one. And:
+// matches a non-blocking one. (Cost: a rank with thousands of non-blocking collectives pending
+// at once re-queues its busy operations O(k^2) times; a few hundred are cheap.) And:
 // | scan, exscan  | <count> <flops> [<dt>]                       | MPICH's recursive doubling, calc
 // Communicators: any action may end with `comm=<id>` (default 0 = MPI_COMM_WORLD); its peers,
 // roots, per-rank counts and request keys are then ranks of that communicator, and its messages
@@ -94,8 +95,10 @@
 // (dup) or a Bruck allgather of 8 B per member (split, create) on the parent (replay/ti_comm.cpp).
 // MPI misuse is an input error naming file:line and the rank: an unknown communicator or one the
 // rank is not in, a wait/cancel whose key matches no outstanding request (never started or already
-// waited for), a receive smaller than its message (MPI_ERR_TRUNCATE), and collectives whose members
-// disagree on the call, root or sizes (mpi/coll_match.hpp).
+// waited for), a receive smaller than its message (MPI_ERR_TRUNCATE), collectives whose members
+// disagree on the call, root or sizes (mpi/coll_match.hpp), a collective some member never calls
+// (reported when the run ends or the communicator is freed), and a communicator used after the
+// rank freed it.
 // SimGrid's own traces carry no communicator: their collectives all run on MPI_COMM_WORLD (SMPI
 // writes a sub-communicator's collective as if it were the world's). simfab's extensions below
 // add them.

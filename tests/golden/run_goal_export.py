@@ -20,20 +20,13 @@ import subprocess
 import sys
 import tempfile
 
+import golden_check
+from golden_check import check
+
 SIMFAB, SRC = sys.argv[1], sys.argv[2]
 UPDATE = "--update" in sys.argv
 CLUSTER16 = os.path.join(SRC, "examples/platforms/cluster16.yaml")
 TWO_HOSTS = os.path.join(SRC, "examples/platforms/two-hosts.yaml")
-passed = failed = 0
-
-
-def check(name, cond, expectation, actual):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}\n  Expectation: {expectation}\n  Actual: {actual}")
 
 
 def simfab(args):
@@ -253,5 +246,5 @@ with tempfile.TemporaryDirectory() as work:
     p = subprocess.run([SIMFAB, "help"], capture_output=True, text=True)
     check("help lists simfab goal", "simfab goal --trace FILE" in p.stdout, "simfab goal in the usage", p.stdout)
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"{golden_check.passed} passed, {golden_check.failed} failed")
+sys.exit(1 if golden_check.failed else 0)

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "mpi/call_error.hpp"
+#include "mpi_test_support.hpp"
 #include "mpi/comm.hpp"
 
 namespace simfab::mpi {
@@ -15,16 +16,7 @@ namespace {
 
 using Ranks = std::vector<int32_t>;
 
-template <class F>
-void expect_call_error(F&& f, const std::string& call, const std::string& detail) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected " << call << ": ..." << detail << "...";
-  } catch (const MpiCallError& e) {
-    EXPECT_EQ(e.call(), call) << e.what();
-    EXPECT_NE(std::string(e.what()).find(detail), std::string::npos) << e.what();
-  }
-}
+using testing::expect_call_error;
 
 // Every member of `parent` makes the same dup call, in rank order; returns the last ticket.
 CreationTicket dup_all(CommTable& t, CommId parent, CommId id) {

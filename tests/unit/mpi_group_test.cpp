@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "mpi/call_error.hpp"
+#include "mpi_test_support.hpp"
 #include "mpi/group.hpp"
 #include "mpi/group_builder.hpp"
 
@@ -15,17 +16,7 @@ namespace {
 
 using Ranks = std::vector<int32_t>;
 
-// Runs `f`, which must throw MpiCallError for `call` with `detail` in its message.
-template <class F>
-void expect_call_error(F&& f, const std::string& call, const std::string& detail) {
-  try {
-    f();
-    ADD_FAILURE() << "no error; expected " << call << ": ..." << detail << "...";
-  } catch (const MpiCallError& e) {
-    EXPECT_EQ(e.call(), call) << e.what();
-    EXPECT_NE(std::string(e.what()).find(detail), std::string::npos) << e.what();
-  }
-}
+using testing::expect_call_error;
 
 Group of(std::initializer_list<int32_t> world_ranks) {
   const Ranks r(world_ranks);

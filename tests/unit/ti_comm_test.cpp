@@ -15,33 +15,17 @@
 #include "replay/ti_program.hpp"
 #include "replay/ti_trace.hpp"
 
-#include "test_support.hpp"
+#include "ti_test_support.hpp"
 
 namespace simfab {
 namespace {
 
 ExecutionResult run(const std::string& name, const std::string& text) {
-  const std::string path = testing::write_test_file(name, text);
-  auto trace = open_ti_trace(path);
-  const int n = ti_num_ranks(*trace);
-  Platform platform = Platform::ideal(n);
-  std::vector<HostId> hosts(static_cast<size_t>(n));
-  for (int i = 0; i < n; ++i) hosts[static_cast<size_t>(i)] = i;
-  Engine engine;
-  LogGOPSNetwork net(engine, platform, testing::params(10, 20, 30, 1, 0));
-  OpPool ops;
-  auto prog = make_ti_program(*trace, ops, platform, hosts);
-  Executor ex(engine, net, ops, *prog, hosts);
-  return ex.run();
+  return testing::run_ti_text(name, text, testing::TiHosts::kIdeal);
 }
 
 std::string error_of(const std::string& name, const std::string& text) {
-  try {
-    run(name, text);
-  } catch (const InputError& e) {
-    return e.what();
-  }
-  return "(no error)";
+  return testing::ti_error_of(name, text, testing::TiHosts::kIdeal);
 }
 
 // Every rank r of n: `<r> ` + line(r).

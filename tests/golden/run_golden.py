@@ -11,19 +11,12 @@ import subprocess
 import sys
 import tempfile
 
+import golden_check
+from golden_check import check
+
 SIMFAB, SRC = sys.argv[1], sys.argv[2]
 UPDATE = "--update" in sys.argv
 EXPECTED = os.path.join(SRC, "tests", "golden", "expected")
-passed = failed = 0
-
-
-def check(name, cond, expectation, actual):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}\n  Expectation: {expectation}\n  Actual: {actual}")
 
 
 def run(args, cwd=SRC):
@@ -151,5 +144,5 @@ with tempfile.TemporaryDirectory() as d:
     check("deadlock report", "rank 0:" in se and "dead.goal:3: recv of 8 B from rank 1 tag 4" in se, "blocked rank 0 named", se)
     check("deadlock writes no JSON", not os.path.exists(out), "no file", os.listdir(d))
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"{golden_check.passed} passed, {golden_check.failed} failed")
+sys.exit(1 if golden_check.failed else 0)

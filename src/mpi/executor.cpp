@@ -19,6 +19,8 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   rq_.resize(n);
   uq_.resize(n);
   pq_.resize(n);
+  calc_wait_.resize(n * ncpus_);
+  send_wait_.resize(n * ncpus_ * nnics_);
   waiting_.resize(n);
   op_handler_.ex = this;
   delivery_handler_.ex = this;
@@ -39,16 +41,18 @@ void Executor::on_op(SimTime t, OpId id) {
   Op& op = ops_[id];
   switch (op.kind) {
     case OpKind::kCalc: {
-      SimTime& c = cpu(op.rank, op.cpu);
-      if (c > t) {
-        engine_.schedule(c, EventKind::kOpReady, id);
-        return;
-      }
-      c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), op.rank);
+      const RankId r = op.rank;
+      const uint8_t ci = op.cpu;
+      Queue& q = calc_wait_[static_cast<size_t>(r) * ncpus_ + ci];
+      SimTime& c = cpu(r, ci);
+      const bool head = op.flags & op_flag::kQueued;
+      if (must_wait(q, id, c, t)) return;
+      c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), r);
       op.flags |= op_flag::kStarted | op_flag::kDone;
       SimTime end = c;
       program_.on_started(id, end);
       program_.on_completed(id, end);
+      if (head) wake_next(q, cpu(r, ci));
       return;
     }
     case OpKind::kSend: run_send(t, id); return;
@@ -59,13 +63,47 @@ void Executor::on_op(SimTime t, OpId id) {
 
 void Executor::run_send(SimTime t, OpId id) {
   Op& op = ops_[id];
+  const RankId r = op.rank;
+  const uint8_t ci = op.cpu, ni = op.nic;
+  Queue& q = send_wait_[(static_cast<size_t>(r) * ncpus_ + ci) * nnics_ + ni];
+  SimTime& c = cpu(r, ci);
+  SimTime& n = nic_send(r, ni);
+  const bool head = op.flags & op_flag::kQueued;
+  if (must_wait(q, id, max(c, n), t)) return;
+  start_send(t, id);
+  if (head) wake_next(q, max(cpu(r, ci), nic_send(r, ni)));
+}
+
+bool Executor::must_wait(Queue& q, OpId id, SimTime avail, SimTime t) {
+  Op& op = ops_[id];
+  if (avail > t) {
+    if (!(op.flags & op_flag::kQueued)) {
+      op.flags |= op_flag::kQueued;
+      const bool first = q.head == kNoOp;
+      append_op(q, id);
+      if (!first) return true;  // behind others: woken when it reaches the head
+    }
+    engine_.schedule(avail, EventKind::kOpReady, id);  // the head: retry when they free up
+    return true;
+  }
+  if (op.flags & op_flag::kQueued) {
+    SIMFAB_CHECK(q.head == id, "Executor: a queued op ran out of turn");
+    q.head = op.next;
+    if (q.head == kNoOp) q.tail = kNoOp;
+    op.next = kNoOp;
+    op.flags = static_cast<uint8_t>(op.flags & ~op_flag::kQueued);
+  }
+  return false;
+}
+
+void Executor::wake_next(const Queue& q, SimTime avail) {
+  if (q.head != kNoOp) engine_.schedule(max(avail, engine_.now()), EventKind::kOpReady, q.head);
+}
+
+void Executor::start_send(SimTime t, OpId id) {
+  Op& op = ops_[id];
   SimTime& c = cpu(op.rank, op.cpu);
   SimTime& n = nic_send(op.rank, op.nic);
-  SimTime avail = max(c, n);
-  if (avail > t) {
-    engine_.schedule(avail, EventKind::kOpReady, id);
-    return;
-  }
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
   c = later(t, op.flags & op_flag::kImmediate ? net_.isend_overhead(hs, hd, op.amount)

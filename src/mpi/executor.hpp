@@ -15,8 +15,13 @@
 //                 nextgr = t + recv_gap; then searches RQ; if nothing matches, m joins UQ.
 //                 Arrivals that find the receiver busy (or older arrivals still waiting) queue
 //                 per receiver in arrival order and are processed one by one as it frees up.
-//   An op whose resources are busy is re-queued at the time they free up (LogGOPSim does the
-//   same; it is counted as an event). LogGOPSim re-queues waiting messages the same way, which
+//   An op whose resources are busy waits in a FIFO per resource set (calcs: the rank's CPU; sends:
+//   its CPU and NIC); only the FIFO's head has an event, at the time they free up, and when it
+//   runs the next head gets one. LogGOPSim re-queues every waiting op as a new event instead:
+//   the order in which they run is the same (they all wait for the same resources, so they run
+//   in arrival order, and an op whose event comes first at a free-up time still goes first), but
+//   k ops waiting at once cost O(k) events here, not O(k^2) (a linear alltoall, thousands of
+//   pending non-blocking collectives). LogGOPSim re-queues waiting messages the same way, which
 //   lets an arrival that coincides with the receiver's wake-up overtake an older message of the
 //   same pair; simfab's waiting queue keeps arrival order instead (MPI's non-overtaking rule).
 // Protocols (net/network.hpp): eager and rendezvous messages carry their data from the send on;
@@ -141,6 +146,12 @@ class Executor {
   void on_delivery(SimTime t, uint32_t msg_id);
   void process_message(SimTime t, uint32_t msg_id);
   void run_send(SimTime t, OpId id);
+  void start_send(SimTime t, OpId id);  // run_send once the CPU and NIC are free
+  // Whether op `id` must wait for resources free from `avail` on (t = now): it joins FIFO q, or,
+  // as q's head, retries at `avail`. When it may run and was q's head, it leaves q.
+  bool must_wait(Queue& q, OpId id, SimTime avail, SimTime t);
+  // After q's head ran: the new head (if any) retries when the resources free up (`avail`).
+  void wake_next(const Queue& q, SimTime avail);
   void run_recv(SimTime t, OpId id);
   void run_probe(SimTime t, OpId id);
   // Completes the probes of rank r that match message m (just appended to its unexpected queue).
@@ -179,6 +190,8 @@ class Executor {
   std::vector<SimTime> nexto_, nextgs_, nextgr_;
 
   std::vector<Queue> rq_, uq_, pq_;  // posted receives, unexpected messages, waiting probes
+  std::vector<Queue> calc_wait_;      // per (rank, cpu): calcs waiting for the CPU
+  std::vector<Queue> send_wait_;      // per (rank, cpu, nic): sends waiting for CPU and NIC
   std::vector<Queue> waiting_;  // per receiver: arrived messages waiting for its CPU/NIC, FIFO
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;

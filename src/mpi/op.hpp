@@ -41,6 +41,7 @@ inline constexpr uint8_t kImmediate = 8;  // send issued by a non-blocking call 
 inline constexpr uint8_t kSynchronousMode = 16;  // MPI_Ssend: completes no earlier than the match
 inline constexpr uint8_t kBufferedMode = 32;     // MPI_Bsend: completes locally, whatever the size
 inline constexpr uint8_t kCancelled = 64;        // a receive cancelled before it matched
+inline constexpr uint8_t kQueued = 128;          // a calc or send waiting in its resources' FIFO
 }  // namespace op_flag
 
 struct Op {
@@ -49,7 +50,7 @@ struct Op {
   int32_t tag = 0;
   RankId rank = 0;       // the rank that executes it
   uint32_t pending = 0;  // front-end: unmet dependencies
-  uint32_t next = kNoOp; // intrusive link: the posted-receive queue
+  uint32_t next = kNoOp; // intrusive link: the posted-receive/probe queue, or the busy-resource FIFO
   uint32_t user = 0;     // front-end data (GOAL: unused; TI: request slot)
   uint32_t context = 0;  // matching context (see above)
   OpKind kind = OpKind::kCalc;

@@ -74,8 +74,7 @@
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, or finalize complete it (no key names it). A blocking collective never
-// matches a non-blocking one. (Cost: a rank with thousands of non-blocking collectives pending
-// at once re-queues its busy operations O(k^2) times; a few hundred are cheap.) And:
+// matches a non-blocking one. And:
 // | scan, exscan  | <count> <flops> [<dt>]                       | MPICH's recursive doubling, calc
 // Communicators: any action may end with `comm=<id>` (default 0 = MPI_COMM_WORLD); its peers,
 // roots, per-rank counts and request keys are then ranks of that communicator, and its messages

@@ -103,12 +103,8 @@ TEST(ReviewMpi, ACollectiveSomeMemberNeverCallsIsReported) {
 // 600 s and 1.5 GB for 4 ranks). The blocking barriers cost 28 events each. Expected: the same
 // ops cost O(k) events (a per-rank FIFO of ops waiting for a resource, or starting an ibarrier's
 // next op only when the previous one started); allow 3x the blocking version's events.
-// KNOWN, NOT FIXED (disabled so the suite stays green; enable with the fix): the executor's
-// LogGOPSim-style re-queue of busy ops is what costs O(k^2); the fix is a per-rank FIFO of ops
-// waiting for their CPU (calcs) or CPU+NIC (sends), equivalent in order to the re-queue. Making
-// the rank wait for the collective's first op to start was tried and does not help (a receive
-// starts at once) and would break the GOAL export's equivalence.
-TEST(ReviewMpi, DISABLED_ManyPendingNonBlockingCollectivesCostLinearlyManyEvents) {
+// Fixed by the executor's per-resource FIFOs of waiting ops (executor.hpp).
+TEST(ReviewMpi, ManyPendingNonBlockingCollectivesCostLinearlyManyEvents) {
   constexpr int k = 400;
   std::string blocking, nonblocking;
   for (int r = 0; r < 4; ++r) {

@@ -11,7 +11,7 @@ std::string size_text(Bytes b) { return std::to_string(b) + " B"; }
 
 }  // namespace
 
-void CollectiveMatcher::mismatch(const Pending&, std::string_view call, uint64_t seq, int32_t rank,
+void CollectiveMatcher::mismatch(std::string_view call, uint64_t seq, int32_t rank,
                                  uint64_t position, const std::string& what, int32_t other,
                                  uint64_t other_position) const {
   throw InputError(SourceLoc{}, "mismatched collective: " + describe_(rank, position) + ": rank " + std::to_string(rank) +
@@ -30,7 +30,7 @@ void CollectiveMatcher::merge(Bytes& field, Bytes value, const char* what, const
     return;
   }
   if (field != value)
-    mismatch(p, call_, seq, rank, position,
+    mismatch(call_, seq, rank, position,
              std::string("its ") + what + " is " + size_text(value) + " where an earlier member's is " + size_text(field),
              p.first, p.position);
 }
@@ -46,7 +46,7 @@ void CollectiveMatcher::check_counts(Pending& p, uint64_t seq, int members, int3
       p.counts_position = position;
       for (size_t i = 0; i < p.own.size(); ++i)
         if (p.own[i] != CollSignature::kAny && p.own[i] != p.counts[i])
-          mismatch(p, call_, seq, rank, position,
+          mismatch(call_, seq, rank, position,
                    "it expects " + size_text(p.counts[i]) + " from rank " + std::to_string(i) + ", which gives " +
                        size_text(p.own[i]),
                    static_cast<int32_t>(i), p.position);
@@ -55,7 +55,7 @@ void CollectiveMatcher::check_counts(Pending& p, uint64_t seq, int members, int3
     } else {
       for (size_t i = 0; i < n; ++i)
         if (sig.counts[i] != p.counts[i])
-          mismatch(p, call_, seq, rank, position,
+          mismatch(call_, seq, rank, position,
                    "its count for rank " + std::to_string(i) + " is " + size_text(sig.counts[i]) + " where rank " +
                        std::to_string(p.counts_from) + " says " + size_text(p.counts[i]),
                    p.counts_from, p.counts_position);
@@ -65,7 +65,7 @@ void CollectiveMatcher::check_counts(Pending& p, uint64_t seq, int members, int3
   const auto me = static_cast<size_t>(local);
   if (p.counts_from >= 0) {
     if (p.counts[me] != sig.own)
-      mismatch(p, call_, seq, rank, position,
+      mismatch(call_, seq, rank, position,
                "it gives " + size_text(sig.own) + " where rank " + std::to_string(p.counts_from) + " expects " +
                    size_text(p.counts[me]) + " from it",
                p.counts_from, p.counts_position);
@@ -89,10 +89,10 @@ void CollectiveMatcher::enter(uint32_t comm, uint64_t seq, int members, int32_t 
     p.position = position;
   } else {
     if (sig.name != p.name)
-      mismatch(p, call_, seq, rank, position, "rank " + std::to_string(p.first) + " called " + std::string(p.name) + " there",
+      mismatch(call_, seq, rank, position, "rank " + std::to_string(p.first) + " called " + std::string(p.name) + " there",
                p.first, p.position);
     if (sig.root != p.root)
-      mismatch(p, call_, seq, rank, position,
+      mismatch(call_, seq, rank, position,
                "its root is " + std::to_string(sig.root) + " where rank " + std::to_string(p.first) + "'s is " +
                    std::to_string(p.root),
                p.first, p.position);

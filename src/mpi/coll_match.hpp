@@ -81,7 +81,7 @@ class CollectiveMatcher {
     std::vector<Bytes> own;     // v-collectives: members' own sizes seen before any counts
   };
 
-  [[noreturn]] void mismatch(const Pending& p, std::string_view call, uint64_t seq, int32_t rank, uint64_t position,
+  [[noreturn]] void mismatch(std::string_view call, uint64_t seq, int32_t rank, uint64_t position,
                              const std::string& what, int32_t other, uint64_t other_position) const;
   void fail_lowest(bool any_comm, uint32_t comm) const;
   void merge(Bytes& field, Bytes value, const char* what, const Pending& p, uint64_t seq, int32_t rank,

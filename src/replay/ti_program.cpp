@@ -445,7 +445,8 @@ std::string TiProgram::locate_op(OpId id) const {
            std::to_string(op.rank) + ")";
   };
   if (coll::FragmentRunner::owns(op))
-    return at(rank(op.rank).line) + " collective #" + std::to_string(rank(op.rank).colls) + " of this rank";
+    return at(rank(op.rank).line) + " collective (after " + std::to_string(rank(op.rank).colls) +
+           " world collectives of this rank)";
   if (op.user < kSyncOp) return at(requests_[op.user].line);
   return at(rank(op.rank).line);
 }
@@ -474,8 +475,8 @@ std::string TiProgram::describe_blocked(RankId r) const {
       const std::string_view rest = text.substr(static_cast<size_t>(s.line));
       const std::string_view line = rest.substr(0, rest.find('\n'));
       std::string d = runner_.describe(s.wait);
-      return at + "collective '" + std::string(line.substr(0, 60)) + "' (collective #" +
-             std::to_string(s.colls) + " of this rank)" + (d.empty() ? " waits for other ranks" : ": " + d);
+      return at + "collective '" + std::string(line.substr(0, 60)) + "' (after " +
+             std::to_string(s.colls) + " world collectives of this rank)" + (d.empty() ? " waits for other ranks" : ": " + d);
     }
     case State::kWaitRequest: {
       const Request& q = requests_[s.wait];

@@ -77,7 +77,6 @@ class TiProgram final : public Program {
  public:
   // Op::user of a blocking op; below FragmentRunner::kOpFlag like every request index.
   static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
-  static constexpr uint32_t kCollectiveContext = 1;
 
   TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
             coll::CollChoice choice = {});
@@ -107,7 +106,7 @@ class TiProgram final : public Program {
     uint32_t req_head = kNone;  // this rank's requests, oldest first
     uint32_t req_tail = kNone;
     uint32_t open_reqs = 0;     // requests whose op has not completed
-    uint32_t colls = 0;         // collectives started so far: the next one's tag
+    uint32_t colls = 0;         // world collectives started so far: the next one's tag
     State state = State::kReady;
     uint8_t flags = 0;
   };

@@ -71,6 +71,43 @@ void Platform::add_route(HostId a, HostId b, std::vector<LinkId> links, bool one
   routes_[{a, b}] = std::move(links);
 }
 
+void Platform::join(LinkId l, NodeId from, NodeId to) {
+  Link& k = links_[static_cast<size_t>(l)];
+  k.from = from;
+  k.to = to;
+}
+
+SwitchId Platform::add_switch(std::string name) {
+  SIMFAB_CHECK(!switch_index_.count(name), "duplicate switch " + name);
+  const SwitchId id = static_cast<SwitchId>(switches_.size());
+  switch_index_.emplace(name, id);
+  switches_.push_back(std::move(name));
+  return id;
+}
+
+int Platform::add_topology(std::unique_ptr<Topology> t, std::vector<HostId> hosts) {
+  const int id = static_cast<int>(topologies_.size());
+  for (size_t i = 0; i < hosts.size(); ++i) {
+    Host& h = hosts_[static_cast<size_t>(hosts[i])];
+    SIMFAB_CHECK(h.topology < 0 && h.cluster < 0, "host " + h.name + " already belongs to a network");
+    h.topology = id;
+    h.topo_index = static_cast<int>(i);
+  }
+  t->set_hosts(std::move(hosts));
+  topologies_.push_back(std::move(t));
+  return id;
+}
+
+std::optional<SwitchId> Platform::find_switch(const std::string& name) const {
+  auto it = switch_index_.find(name);
+  if (it == switch_index_.end()) return std::nullopt;
+  return it->second;
+}
+
+const std::string& Platform::node_name(NodeId n) const {
+  return is_switch(n) ? switch_name(switch_of(n)) : host(n).name;
+}
+
 std::optional<HostId> Platform::find_host(const std::string& name) const {
   auto it = host_index_.find(name);
   if (it == host_index_.end()) return std::nullopt;
@@ -84,7 +121,7 @@ std::optional<LinkId> Platform::find_link(const std::string& name) const {
 }
 
 template <class Fn>
-bool Platform::for_each_route_link(HostId a, HostId b, Fn&& fn) const {
+bool Platform::for_each_route_link(HostId a, HostId b, const RouteRequest& request, Fn&& fn) const {
   const Host& ha = host(a);
   if (a == b) {
     if (ha.loopback >= 0) fn(ha.loopback);
@@ -96,9 +133,15 @@ bool Platform::for_each_route_link(HostId a, HostId b, Fn&& fn) const {
     return true;
   }
   const Host& hb = host(b);
-  if (ha.cluster < 0 || ha.cluster != hb.cluster) return false;
-  for_each_cluster_link(ha, hb, fn);
-  return true;
+  if (ha.cluster >= 0 && ha.cluster == hb.cluster) {
+    for_each_cluster_link(ha, hb, fn);
+    return true;
+  }
+  if (ha.topology >= 0 && ha.topology == hb.topology) {
+    topologies_[static_cast<size_t>(ha.topology)]->route(ha.topo_index, hb.topo_index, request, fn);
+    return true;
+  }
+  return false;
 }
 
 template <class Fn>
@@ -124,22 +167,24 @@ void Platform::for_each_cluster_link(const Host& a, const Host& b, Fn&& fn) cons
   fn(b.down);
 }
 
-std::optional<std::vector<LinkId>> Platform::route(HostId a, HostId b) const {
+std::optional<std::vector<LinkId>> Platform::route(HostId a, HostId b, const RouteRequest& request) const {
   std::vector<LinkId> r;
-  if (!route_into(a, b, r)) return std::nullopt;
+  if (!route_into(a, b, r, request)) return std::nullopt;
   return r;
 }
 
-bool Platform::route_into(HostId a, HostId b, std::vector<LinkId>& out) const {
+bool Platform::route_into(HostId a, HostId b, std::vector<LinkId>& out, const RouteRequest& request) const {
   out.clear();
-  return for_each_route_link(a, b, [&](LinkId l) { out.push_back(l); });
+  return for_each_route_link(a, b, request, [&](LinkId l) { out.push_back(l); });
 }
 
-std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b) const {
-  RouteSummary s{SimTime::zero(), std::numeric_limits<double>::infinity()};
-  const bool found = for_each_route_link(a, b, [&](LinkId l) {
+std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b,
+                                                              const RouteRequest& request) const {
+  RouteSummary s{SimTime::zero(), std::numeric_limits<double>::infinity(), 0};
+  const bool found = for_each_route_link(a, b, request, [&](LinkId l) {
     s.latency = saturating_add(s.latency, link(l).latency);
     s.bandwidth_Bps = std::min(s.bandwidth_Bps, link(l).bandwidth_Bps);
+    s.hops += is_hop(l) ? 1 : 0;
   });
   if (!found) return std::nullopt;
   return s;

@@ -31,8 +31,19 @@
 // each, one flow each) are not binding; one flow alone still gets B. The inter-cabinet limiter
 // (13 Gb over 10 Gb links on graphene) plays the same role for a cabinet.
 //
-// Cost: route queries are O(1) for cluster members and O(log R) for explicit routes; route_summary
-// and for_each_route_link never allocate (route_summary runs once per message under LogGOPS).
+// Topologies (src/topo): generated interconnects of switches and links (fat-tree, torus,
+// dragonfly, explicit graph); a route between two hosts of one topology is its routing function's
+// (topo/topology.hpp has the contract). Precedence, for a != b: an explicit route, then the
+// hosts' common cluster, then their common topology; otherwise there is no route.
+//
+// Nodes and hops. Every link records the nodes it joins (from, to; kNoNode when declared without
+// endpoints, as `links:` entries are). A link with from == to is internal to its node (a
+// limiter, a backbone, a loopback) and is not a hop; every other link is one hop. A route's hop
+// count is what LogGOPS multiplies by its per-hop latency and what `platform describe` averages.
+//
+// Cost: route queries are O(1) for cluster members, O(log R) for explicit routes and O(route
+// length) for topologies; route_summary and for_each_route_link never allocate (route_summary
+// runs once per message under LogGOPS).
 // Ranks map to hosts round-robin (rank i on host i mod H) unless a mapping is given; the replay
 // refuses to start when there are fewer hosts than ranks (seed 004 has one rank per HCA).
 // Thread-safety: immutable after loading.
@@ -45,12 +56,14 @@
 #include <utility>
 #include <vector>
 
+#include <memory>
+
 #include "core/error.hpp"
 #include "core/sim_time.hpp"
+#include "platform/ids.hpp"
+#include "topo/topology.hpp"
 
 namespace simfab {
-
-using LinkId = int32_t;
 
 enum class LinkSharing : uint8_t { kShared, kFatpipe };
 
@@ -64,6 +77,8 @@ struct Host {
   LinkId limiter = -1;       // crossed by every flow to or from the host (cluster host), or -1
   LinkId loopback = -1;      // the route to itself, or -1 (then that route is empty)
   int cabinet = -1;          // index into its cluster's cabinets, or -1
+  int topology = -1;         // index into topologies, or -1
+  int topo_index = -1;       // its local index in that topology
 };
 
 struct Link {
@@ -72,6 +87,8 @@ struct Link {
   SimTime latency;
   LinkSharing sharing = LinkSharing::kShared;
   LinkId twin = -1;  // the other direction of a split-duplex link, or -1
+  NodeId from = kNoNode;  // the nodes it joins (a directed link: from -> to); kNoNode: unknown
+  NodeId to = kNoNode;    // from == to (both known): internal to one node, not a hop
 };
 
 // A cabinet of a hierarchical cluster: its links to the rest of the cluster.
@@ -111,6 +128,13 @@ class Platform {
   // replaced by its twin when it has one. Replaces a previous declaration.
   void add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way);
   void add_setting(PlatformSetting s) { settings_.push_back(std::move(s)); }
+  // Records the nodes link l joins (Link::from/to).
+  void join(LinkId l, NodeId from, NodeId to);
+  // A switch (router) of a topology or cluster. REQUIRES: a new name.
+  SwitchId add_switch(std::string name);
+  // Takes a generated topology whose local host i is hosts[i]. REQUIRES: the hosts exist and
+  // belong to no other topology.
+  int add_topology(std::unique_ptr<Topology> t, std::vector<HostId> hosts);
 
   int host_count() const { return static_cast<int>(hosts_.size()); }
   const Host& host(HostId h) const { return hosts_[static_cast<size_t>(h)]; }
@@ -118,6 +142,18 @@ class Platform {
   const std::vector<Host>& hosts() const { return hosts_; }
   const std::vector<Link>& links() const { return links_; }
   const std::vector<Cluster>& clusters() const { return clusters_; }
+  int switch_count() const { return static_cast<int>(switches_.size()); }
+  const std::string& switch_name(SwitchId s) const { return switches_[static_cast<size_t>(s)]; }
+  std::optional<SwitchId> find_switch(const std::string& name) const;
+  // A host's or switch's name.
+  const std::string& node_name(NodeId n) const;
+  int topology_count() const { return static_cast<int>(topologies_.size()); }
+  const Topology& topology(int t) const { return *topologies_[static_cast<size_t>(t)]; }
+  // True when l joins two nodes (not internal, endpoints known or unknown): one hop.
+  bool is_hop(LinkId l) const {
+    const Link& k = link(l);
+    return k.from == kNoNode || k.from != k.to;
+  }
   // The `config:` entries in document order.
   const std::vector<PlatformSetting>& settings() const { return settings_; }
   std::optional<HostId> find_host(const std::string& name) const;
@@ -127,22 +163,25 @@ class Platform {
   void set_source(std::string s) { source_ = std::move(s); }
 
   // The links from a to b; nullopt when no route is known. For a == b: [loopback] or empty.
-  std::optional<std::vector<LinkId>> route(HostId a, HostId b) const;
+  // `request` matters only to randomised and adaptive topology routings (topo/topology.hpp).
+  std::optional<std::vector<LinkId>> route(HostId a, HostId b, const RouteRequest& request = {}) const;
   // The same into `out` (cleared first): no allocation once `out` has grown, for per-message use.
-  bool route_into(HostId a, HostId b, std::vector<LinkId>& out) const;
+  bool route_into(HostId a, HostId b, std::vector<LinkId>& out, const RouteRequest& request = {}) const;
 
   // What analytic models need of a route, without materialising it (no allocation: one call per
-  // message): the sum of its latencies and its slowest link (infinite for an empty route).
+  // message): the sum of its latencies, its slowest link (infinite for an empty route) and its
+  // hop count (links that are not internal to a node).
   struct RouteSummary {
     SimTime latency;
     double bandwidth_Bps;
+    int hops;
   };
-  std::optional<RouteSummary> route_summary(HostId a, HostId b) const;
+  std::optional<RouteSummary> route_summary(HostId a, HostId b, const RouteRequest& request = {}) const;
 
  private:
   // Calls fn(LinkId) for each link from a to b in order; false when no route is known.
   template <class Fn>
-  bool for_each_route_link(HostId a, HostId b, Fn&& fn) const;
+  bool for_each_route_link(HostId a, HostId b, const RouteRequest& request, Fn&& fn) const;
   // The same for two distinct hosts of one cluster (the rule in the header comment).
   template <class Fn>
   void for_each_cluster_link(const Host& a, const Host& b, Fn&& fn) const;
@@ -150,10 +189,13 @@ class Platform {
   std::vector<Host> hosts_;
   std::vector<Link> links_;
   std::vector<Cluster> clusters_;
+  std::vector<std::string> switches_;
+  std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;
   std::map<std::pair<HostId, HostId>, std::vector<LinkId>> routes_;
   std::map<std::string, HostId, std::less<>> host_index_;
   std::map<std::string, LinkId, std::less<>> link_index_;
+  std::map<std::string, SwitchId, std::less<>> switch_index_;
   bool ideal_ = false;
   std::string source_;
 };

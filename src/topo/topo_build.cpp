@@ -1,0 +1,50 @@
+#include "topo/topo_build.hpp"
+
+namespace simfab {
+
+namespace {
+LinkId add_named_link(Platform& p, std::string name, const LinkSpec& spec, NodeId from, NodeId to) {
+  if (p.find_link(name)) throw TopologyError("name", "the topology generates link '" + name + "', a name already taken");
+  Link l;
+  l.name = std::move(name);
+  l.bandwidth_Bps = spec.bandwidth_Bps;
+  l.latency = spec.latency;
+  l.sharing = spec.sharing;
+  const LinkId id = p.add_link(std::move(l));
+  p.join(id, from, to);
+  return id;
+}
+}  // namespace
+
+HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
+  Host h;
+  h.name = spec.prefix + std::to_string(index) + spec.suffix;
+  if (p.find_host(h.name))
+    throw TopologyError("prefix", "the topology generates host '" + h.name + "', a name already taken");
+  h.speed_flops = spec.speed_flops;
+  h.cores = spec.cores;
+  const HostId id = p.host_count();
+  if (spec.loopback) h.loopback = add_named_link(p, h.name + "_loopback", *spec.loopback, id, id);
+  return p.add_host(std::move(h));
+}
+
+SwitchId add_topo_switch(Platform& p, std::string name) {
+  if (p.find_switch(name))
+    throw TopologyError("name", "the topology generates switch '" + name + "', a name already taken");
+  return p.add_switch(std::move(name));
+}
+
+Cable add_cable(Platform& p, const std::string& name, NodeId from, NodeId to, const LinkSpec& spec,
+                bool full_duplex) {
+  if (!full_duplex) {
+    LinkSpec shared = spec;
+    const LinkId l = add_named_link(p, name, shared, from, to);
+    return Cable{l, l};
+  }
+  const LinkId up = add_named_link(p, name + "_UP", spec, from, to);
+  const LinkId down = add_named_link(p, name + "_DOWN", spec, to, from);
+  p.set_twins(up, down);
+  return Cable{up, down};
+}
+
+}  // namespace simfab

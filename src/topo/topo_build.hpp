@@ -1,0 +1,63 @@
+// What every topology generator shares: the common parameters (hosts, link classes, duplex) and
+// the two ways of adding elements to the Platform (a host, a cable between two nodes).
+//
+// Names. A topology named T generates switches "T_<what>" (each generator documents <what>),
+// cables "T_<from>_<to>" in the generator's own naming, and hosts prefix + index + suffix with
+// index 0..n-1 in the generator's host order, which is the topology's local host order.
+// Full-duplex cables are two directed links, "<cable>_UP" (from -> to, the direction towards the
+// core or the positive direction) and "<cable>_DOWN" (to -> from), each with the full bandwidth
+// and latency, twins of each other as SimGrid's SPLITDUPLEX links are; a half-duplex cable is one
+// shared link crossed both ways. A name already taken is a TopologyError (param "name" or
+// "prefix"), never an internal failure.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "platform/platform.hpp"
+#include "topo/topology.hpp"
+
+namespace simfab {
+
+struct LinkSpec {
+  double bandwidth_Bps = 0;  // > 0
+  SimTime latency;
+  LinkSharing sharing = LinkSharing::kShared;  // of each directed link (kFatpipe: no sharing)
+};
+
+struct HostSpec {
+  std::string prefix;
+  std::string suffix;
+  double speed_flops = 1e9;
+  int cores = 1;
+  std::optional<LinkSpec> loopback;  // "<host>_loopback", internal to the host
+};
+
+struct TopoCommon {
+  std::string name;      // T, the prefix of generated switch and link names
+  HostSpec hosts;
+  LinkSpec host_link;    // host <-> its switch
+  LinkSpec link;         // switch <-> switch
+  bool full_duplex = true;
+};
+
+// The directed links of one cable: from -> to (up) and to -> from (down); the same link when the
+// cable is half-duplex.
+struct Cable {
+  LinkId up;
+  LinkId down;
+};
+
+// Adds host prefix + index + suffix (and its loopback). Throws TopologyError("prefix") when the
+// name is taken.
+HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index);
+
+// Adds switch `name`; TopologyError("name") when taken.
+SwitchId add_topo_switch(Platform& p, std::string name);
+
+// Adds the cable `name` from node `from` to node `to`. TopologyError("name") when a name is taken.
+Cable add_cable(Platform& p, const std::string& name, NodeId from, NodeId to, const LinkSpec& spec,
+                bool full_duplex);
+
+}  // namespace simfab

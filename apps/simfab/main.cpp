@@ -4,6 +4,8 @@
 //   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
 //   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
+//   simfab platform describe FILE [--json] | routes FILE --from A --to B [--salt N] [--json]
+//                 | export FILE --format dot|json|lft [-o FILE]
 //   simfab config --list
 //   simfab coll --list
 //   simfab version | --version
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "cli_options.hpp"
+#include "platform_cmd.hpp"
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -44,6 +47,15 @@ constexpr const char* kUsage =
     "      algorithms replay would use, compute turned into time with the platform's host speeds;\n"
     "      ideal hosts without --platform) that `simfab run --goal` or LogGOPSim can replay.\n"
     "      -o, --output FILE  the GOAL file (written only on success)\n"
+    "  simfab platform describe FILE [--json]\n"
+    "      Hosts, switches, links, diameter, average hop count, bisection bandwidth and a\n"
+    "      sample route of a platform.\n"
+    "  simfab platform routes FILE --from HOST --to HOST [--salt N] [--json]\n"
+    "      The route between two hosts, hop by hop (--salt: the per-message randomness of\n"
+    "      Valiant routing).\n"
+    "  simfab platform export FILE --format dot|json|lft [-o FILE]\n"
+    "      The platform's graph (Graphviz dot, JSON) or the linear forwarding tables of its\n"
+    "      destination-routed topologies.\n"
     "  simfab config --list   every configuration key with its type, default and meaning\n"
     "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
     "  simfab version         the version\n"
@@ -149,6 +161,7 @@ int main_impl(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "run") return cmd_run(args);
   if (cmd == "goal") return cmd_goal(args);
+  if (cmd == "platform") return cmd_platform(args);
   if (cmd == "config") return cmd_config(args);
   if (cmd == "coll") return cmd_coll(args);
   if (cmd == "version" || cmd == "--version") {
@@ -159,7 +172,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, goal, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, goal, platform, config, coll, version or help");
 }
 
 }  // namespace

@@ -149,6 +149,7 @@ class Platform {
   const std::string& node_name(NodeId n) const;
   int topology_count() const { return static_cast<int>(topologies_.size()); }
   const Topology& topology(int t) const { return *topologies_[static_cast<size_t>(t)]; }
+  void set_topology_name(int t, std::string name) { topologies_[static_cast<size_t>(t)]->set_name(std::move(name)); }
   // True when l joins two nodes (not internal, endpoints known or unknown): one hop.
   bool is_hop(LinkId l) const {
     const Link& k = link(l);

@@ -68,6 +68,10 @@ class Topology {
   virtual std::string_view kind() const = 0;
   virtual std::string_view routing() const = 0;
 
+  // The name given in the platform file (the prefix of its switches and links).
+  const std::string& name() const { return name_; }
+  void set_name(std::string name) { name_ = std::move(name); }
+
   int host_count() const { return static_cast<int>(hosts_.size()); }
   HostId host(int local) const { return hosts_[static_cast<size_t>(local)]; }
 
@@ -90,6 +94,7 @@ class Topology {
   const std::vector<HostId>& hosts() const { return hosts_; }
 
  private:
+  std::string name_;
   std::vector<HostId> hosts_;
 };
 

@@ -110,10 +110,15 @@ uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token) {
 void FlowNetwork::find_route(HostId src, HostId dst) {
   if (platform_.is_ideal())
     throw InputError(SourceLoc{}, "network/model=flow needs a platform with links (--platform)");
-  if (!platform_.route_into(src, dst, route_scratch_))
+  if (!platform_.route_into(src, dst, route_scratch_, RouteRequest{routed_++, this}))
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route between host '" + platform_.host(src).name +
                                                               "' and host '" + platform_.host(dst).name +
                                                               "' (a message needs one)");
+}
+
+double FlowNetwork::load(LinkId l) const {
+  const ConstraintId c = link_constraint_[static_cast<size_t>(l)];
+  return c == kNoConstraint ? 0 : link_state_[static_cast<size_t>(c)].active;
 }
 
 void FlowNetwork::transfer(const NetMessage& m) {

@@ -68,7 +68,10 @@
 
 namespace simfab::flow {
 
-class FlowNetwork final : public Network, private EventHandler {
+// Adaptive routing (topo/topology.hpp, e.g. dragonfly UGAL) sees each link's load as the number
+// of flows crossing it at the message's start; each transfer's route request carries the
+// transfer's sequence number as salt, so a randomised routing (Valiant) draws per message.
+class FlowNetwork final : public Network, private EventHandler, private LinkLoad {
  public:
   // Reads flow/* keys; throws InputError naming a key whose value is malformed.
   FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg);
@@ -131,12 +134,14 @@ class FlowNetwork final : public Network, private EventHandler {
   void schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority = 0);
   ConstraintId constraint_of(LinkId l);
   void find_route(HostId src, HostId dst);
+  double load(LinkId l) const override;
 
   Engine& engine_;
   const Platform& platform_;
   MaxMinSystem system_;
   std::vector<ConstraintId> link_constraint_;  // per platform link; kNoConstraint until used
   std::vector<LinkState> link_state_;          // per constraint
+  uint64_t routed_ = 0;                        // transfers routed so far: the next route's salt
   SlotPool<Transfer> transfers_;
   std::vector<uint32_t> flow_owner_;           // per FlowId: its transfer
   std::vector<LinkId> route_scratch_;

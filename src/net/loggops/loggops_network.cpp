@@ -17,6 +17,9 @@ void register_loggops_keys(Config& cfg) {
   cfg.declare({"loggops/G", CfgType::kPerByte, "6",
                "LogGOPS NIC gap per byte G (ps/B, or a bandwidth such as 10Gbps). Default: from the "
                "route's bottleneck link when --platform is given, else 6", {}});
+  cfg.declare({"loggops/L-per-hop", CfgType::kTime, "0",
+               "With --platform: when > 0, L of a message is its route's hop count times this (ps), "
+               "instead of the sum of the route's link latencies", {}});
   cfg.declare({"loggops/O", CfgType::kPerByte, "0", "LogGOPS CPU overhead per byte O (ps/B)", {}});
   cfg.declare({"loggops/S", CfgType::kBytes, "65535",
                "LogGOPS eager threshold S: messages of more than S bytes use rendezvous", {}});
@@ -46,11 +49,19 @@ LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, const C
     : engine_(engine), platform_(platform), p_(params_from(cfg)) {
   route_L_ = !platform.is_ideal() && !cfg.is_explicit("loggops/L");
   route_G_ = !platform.is_ideal() && !cfg.is_explicit("loggops/G");
+  per_hop_ = cfg.time("loggops/L-per-hop");
+  if (per_hop_ > SimTime::zero() && cfg.is_explicit("loggops/L"))
+    throw InputError(SourceLoc{"--cfg", 0, 0}, "loggops/L and loggops/L-per-hop are both set; give one "
+                                               "(a fixed L, or L = hops x L-per-hop from the platform's routes)");
+  if (per_hop_ > SimTime::zero() && platform.is_ideal())
+    throw InputError(SourceLoc{"--cfg", 0, 0}, "loggops/L-per-hop needs a platform (--platform) to count hops on");
 }
 
 std::vector<std::pair<std::string, std::string>> LogGOPSNetwork::derived_parameters() const {
   std::vector<std::pair<std::string, std::string>> d;
-  if (route_L_) d.emplace_back("loggops/L", "per host pair: sum of the route's link latencies");
+  if (route_L_)
+    d.emplace_back("loggops/L", per_hop_ > SimTime::zero() ? "per host pair: route hops x loggops/L-per-hop"
+                                                           : "per host pair: sum of the route's link latencies");
   if (route_G_) d.emplace_back("loggops/G", "per host pair: 1 / bandwidth of the route's slowest link");
   return d;
 }
@@ -65,7 +76,11 @@ Platform::RouteSummary LogGOPSNetwork::route(HostId src, HostId dst) const {
 }
 
 SimTime LogGOPSNetwork::latency(HostId src, HostId dst) const {
-  return route_L_ ? route(src, dst).latency : p_.L;
+  if (!route_L_) return p_.L;
+  const Platform::RouteSummary r = route(src, dst);
+  if (per_hop_ == SimTime::zero()) return r.latency;
+  if (r.hops > 0 && per_hop_.ps() > std::numeric_limits<int64_t>::max() / r.hops) return SimTime::never();
+  return SimTime::ps(per_hop_.ps() * r.hops);
 }
 
 // With routes, G is the time per byte of the slowest link; a message to the same host (no link:

@@ -18,7 +18,11 @@
 // Defaults are LogGOPSim's: L=2500, o=1500, g=1000, G=6, O=0, S=65535. With a platform, L and G
 // are taken per host pair from the route (L = sum of link latencies, G = 1/bottleneck bandwidth)
 // unless `loggops/L` / `loggops/G` are set explicitly; this is the natural heterogeneous
-// extension (LogGOPSim itself has one L and one G). Complexity: O(1) per message for a cluster route.
+// extension (LogGOPSim itself has one L and one G). `loggops/L-per-hop` > 0 makes L the route's
+// hop count times that latency instead (a per-switch latency, as in seed 004's IB topologies;
+// platform/platform.hpp defines hops). Routes come from Platform::route_summary with no request,
+// so a Valiant topology gives each host pair one fixed detour and UGAL goes minimal: LogGOPS has no
+// link state to adapt to. Complexity: O(route length) per query (O(1) for a cluster route).
 #pragma once
 
 #include <vector>
@@ -72,6 +76,7 @@ class LogGOPSNetwork final : public Network {
   LogGOPSParams p_;
   bool route_L_ = false;
   bool route_G_ = false;
+  SimTime per_hop_;  // > 0: L = hops x per_hop_
 };
 
 // Declares loggops/* keys.

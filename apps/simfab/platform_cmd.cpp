@@ -1,0 +1,96 @@
+//   simfab platform describe FILE [--json]
+//   simfab platform routes FILE --from HOST --to HOST [--salt N] [--json]
+//   simfab platform export FILE --format dot|json|lft [-o FILE]
+#include "platform_cmd.hpp"
+
+#include <charconv>
+#include <iostream>
+
+#include "cli_options.hpp"
+#include "core/atomic_file.hpp"
+#include "core/spelling.hpp"
+#include "platform/yaml_platform.hpp"
+#include "report/platform_report.hpp"
+#include "topo/export.hpp"
+
+namespace simfab {
+namespace {
+
+HostId named_host(const Platform& p, const std::string& option, const std::string& name) {
+  if (auto h = p.find_host(name)) return *h;
+  std::string msg = "unknown host '" + name + "' for " + option + " in " + p.source();
+  if (p.host_count() <= 4096) {
+    std::vector<std::string_view> names;
+    for (const Host& h : p.hosts()) names.push_back(h.name);
+    const std::string near = nearest_name(name, names);
+    if (!near.empty()) msg += " (did you mean '" + near + "'?)";
+  }
+  throw usage_error(msg);
+}
+
+int describe(const std::string& file, const std::vector<std::string>& rest) {
+  bool json = false;
+  static constexpr CliOption kOptions[] = {{"--json", false}};
+  parse_options(rest, kOptions, [&](std::string_view, const std::string&) { json = true; });
+  describe_platform(std::cout, load_platform_yaml(file), json);
+  return 0;
+}
+
+int routes(const std::string& file, const std::vector<std::string>& rest) {
+  std::string from, to;
+  bool json = false;
+  RouteRequest req;
+  static constexpr CliOption kOptions[] = {{"--from"}, {"--to"}, {"--salt"}, {"--json", false}};
+  parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
+    if (name == "--from") from = value;
+    else if (name == "--to") to = value;
+    else if (name == "--json") json = true;
+    else if (auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), req.salt);
+             ec != std::errc() || end != value.data() + value.size())
+      throw usage_error("--salt takes a non-negative integer (the per-message randomness), got '" + value + "'");
+  });
+  if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST");
+  const Platform p = load_platform_yaml(file);
+  const HostId a = named_host(p, "--from", from), b = named_host(p, "--to", to);
+  if (!p.route(a, b, req))
+    throw InputError(SourceLoc{file, 0, 0}, "no route from host '" + from + "' to host '" + to +
+                                                "' (they share no cluster or topology and no explicit route joins them)");
+  print_route(std::cout, p, a, b, req, json);
+  return 0;
+}
+
+int export_graph(const std::string& file, const std::vector<std::string>& rest) {
+  std::string format, out_path;
+  static constexpr CliOption kOptions[] = {{"--format"}, {"-o"}, {"--output"}};
+  parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
+    (name == "--format" ? format : out_path) = value;
+  });
+  if (format != "dot" && format != "json" && format != "lft")
+    throw usage_error("--format must be dot, json or lft, got '" + format + "'");
+  const Platform p = load_platform_yaml(file);
+  auto write = [&](std::ostream& out) {
+    if (format == "dot") write_dot(out, p);
+    else if (format == "json") write_graph_json(out, p);
+    else if (!write_lft(out, p))
+      throw InputError(SourceLoc{file, 0, 0}, "no topology of this platform routes by destination; linear "
+                                              "forwarding tables exist for fat-trees under d-mod-k, tori and "
+                                              "graphs under shortest-path routing");
+  };
+  if (out_path.empty()) write(std::cout);
+  else write_file_atomically(out_path, "the export file", write);
+  return 0;
+}
+
+}  // namespace
+
+int cmd_platform(const std::vector<std::string>& args) {
+  if (args.size() < 2 || args[1].rfind("-", 0) == 0)
+    throw usage_error("expected 'simfab platform describe|routes|export FILE ...'");
+  const std::vector<std::string> rest(args.begin() + 2, args.end());
+  if (args[0] == "describe") return describe(args[1], rest);
+  if (args[0] == "routes") return routes(args[1], rest);
+  if (args[0] == "export") return export_graph(args[1], rest);
+  throw usage_error("unknown platform command '" + args[0] + "'; expected describe, routes or export");
+}
+
+}  // namespace simfab

@@ -1,0 +1,117 @@
+#include "report/platform_report.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "report/summary.hpp"
+#include "topo/metrics.hpp"
+
+namespace simfab {
+namespace {
+
+using nlohmann::ordered_json;
+
+std::string node_or_unknown(const Platform& p, NodeId n) { return n == kNoNode ? "?" : p.node_name(n); }
+
+ordered_json route_json(const Platform& p, HostId a, HostId b, const RouteRequest& req) {
+  const auto links = p.route(a, b, req).value();
+  const auto s = p.route_summary(a, b, req).value();
+  ordered_json ls = ordered_json::array();
+  for (LinkId l : links) {
+    const Link& k = p.link(l);
+    ls.push_back({{"name", k.name},
+                  {"from", node_or_unknown(p, k.from)},
+                  {"to", node_or_unknown(p, k.to)},
+                  {"bandwidth_Bps", k.bandwidth_Bps},
+                  {"latency_ps", k.latency.ps()},
+                  {"internal", !p.is_hop(l)}});
+  }
+  return ordered_json{{"from", p.host(a).name},
+                      {"to", p.host(b).name},
+                      {"hops", s.hops},
+                      {"latency_ps", s.latency.ps()},
+                      {"bandwidth_Bps", s.bandwidth_Bps == std::numeric_limits<double>::infinity()
+                                            ? ordered_json(nullptr)
+                                            : ordered_json(s.bandwidth_Bps)},
+                      {"links", std::move(ls)}};
+}
+
+std::string rate(double bytes_per_s) {
+  char buf[48];
+  std::snprintf(buf, sizeof buf, "%.4g GB/s (%.4g Gb/s)", bytes_per_s / 1e9, bytes_per_s * 8 / 1e9);
+  return buf;
+}
+
+void print_route_text(std::ostream& out, const ordered_json& r) {
+  out << "route " << r["from"].get<std::string>() << " -> " << r["to"].get<std::string>() << ": "
+      << r["hops"].get<int>() << " hops, latency " << human_time(SimTime::ps(r["latency_ps"].get<int64_t>()))
+      << ", bottleneck " << (r["bandwidth_Bps"].is_null() ? "none" : rate(r["bandwidth_Bps"].get<double>())) << "\n";
+  int hop = 0;
+  for (const auto& l : r["links"]) {
+    const bool internal = l["internal"].get<bool>();
+    char idx[16] = "   ";
+    if (!internal) std::snprintf(idx, sizeof idx, "%2d ", ++hop);
+    out << "  " << idx << l["from"].get<std::string>() << " -> " << l["to"].get<std::string>() << "  via "
+        << l["name"].get<std::string>() << " (" << rate(l["bandwidth_Bps"].get<double>()) << ", "
+        << human_time(SimTime::ps(l["latency_ps"].get<int64_t>())) << (internal ? ", internal" : "") << ")\n";
+  }
+}
+
+}  // namespace
+
+void print_route(std::ostream& out, const Platform& p, HostId a, HostId b, const RouteRequest& req, bool json) {
+  const ordered_json r = route_json(p, a, b, req);
+  if (json) out << r.dump(2) << "\n";
+  else print_route_text(out, r);
+}
+
+void describe_platform(std::ostream& out, const Platform& p, bool json) {
+  const RouteStats st = route_stats(p);
+  const double bisection = bisection_bandwidth(p);
+  ordered_json j;
+  j["platform"] = p.source();
+  j["hosts"] = p.host_count();
+  j["switches"] = p.switch_count();
+  j["links"] = p.links().size();
+  ordered_json topologies = ordered_json::array();
+  for (int t = 0; t < p.topology_count(); ++t) {
+    const Topology& topo = p.topology(t);
+    topologies.push_back({{"name", topo.name()},
+                          {"kind", std::string(topo.kind())},
+                          {"routing", std::string(topo.routing())},
+                          {"hosts", topo.host_count()}});
+  }
+  j["topologies"] = topologies;
+  j["diameter"] = st.diameter;
+  j["avg_hops"] = st.avg_hops;
+  j["avg_hops_exact"] = st.exact;
+  j["pairs"] = st.pairs;
+  j["unrouted_pairs"] = st.unrouted;
+  j["bisection_bw"] = bisection;
+  const HostId last = p.host_count() - 1;
+  j["sample_route"] = last > 0 && p.route(0, last) ? route_json(p, 0, last, {}) : ordered_json(nullptr);
+  if (json) {
+    out << j.dump(2) << "\n";
+    return;
+  }
+  out << "platform " << p.source() << "\n"
+      << "  hosts       " << p.host_count() << "\n"
+      << "  switches    " << p.switch_count() << "\n"
+      << "  links       " << p.links().size() << " (directed; a full-duplex cable is two)\n";
+  for (const auto& t : topologies)
+    out << "  topology    " << t["name"].get<std::string>() << ": " << t["kind"].get<std::string>() << ", "
+        << t["hosts"].get<int>() << " hosts, routing " << t["routing"].get<std::string>() << "\n";
+  char avg[32];
+  std::snprintf(avg, sizeof avg, "%.4f", st.avg_hops);
+  out << "  diameter    " << st.diameter << " hops\n"
+      << "  avg hops    " << avg << " (" << (st.exact ? "all " : "a deterministic sample of ") << st.pairs
+      << " ordered pairs" << (st.unrouted ? ", " + std::to_string(st.unrouted) + " without a route" : "") << ")\n"
+      << "  bisection   " << rate(bisection) << " (hosts 0.." << p.host_count() / 2 - 1 << " -> the rest)\n";
+  if (!j["sample_route"].is_null()) {
+    out << "  sample ";
+    print_route_text(out, j["sample_route"]);
+  }
+}
+
+}  // namespace simfab

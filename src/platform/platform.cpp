@@ -18,7 +18,6 @@ Platform Platform::ideal(int n) {
 }
 
 HostId Platform::add_host(Host h) {
-  SIMFAB_CHECK(!host_index_.count(h.name), "duplicate host " + h.name);
   auto known = [&](LinkId l) { return l >= -1 && l < static_cast<LinkId>(links_.size()); };
   SIMFAB_CHECK(known(h.up) && known(h.down) && known(h.limiter) && known(h.loopback),
                "host " + h.name + " names an unknown link");
@@ -30,15 +29,14 @@ HostId Platform::add_host(Host h) {
     SIMFAB_CHECK(cabinets == 0 ? h.cabinet == -1 : in_cabinet, "host " + h.name + ": bad cabinet");
   }
   HostId id = static_cast<HostId>(hosts_.size());
-  host_index_.emplace(h.name, id);
+  SIMFAB_CHECK(host_index_.try_emplace(h.name, id).second, "duplicate host " + h.name);
   hosts_.push_back(std::move(h));
   return id;
 }
 
 LinkId Platform::add_link(Link l) {
-  SIMFAB_CHECK(!link_index_.count(l.name), "duplicate link " + l.name);
   LinkId id = static_cast<LinkId>(links_.size());
-  link_index_.emplace(l.name, id);
+  SIMFAB_CHECK(link_index_.try_emplace(l.name, id).second, "duplicate link " + l.name);
   links_.push_back(std::move(l));
   return id;
 }
@@ -78,9 +76,8 @@ void Platform::join(LinkId l, NodeId from, NodeId to) {
 }
 
 SwitchId Platform::add_switch(std::string name) {
-  SIMFAB_CHECK(!switch_index_.count(name), "duplicate switch " + name);
   const SwitchId id = static_cast<SwitchId>(switches_.size());
-  switch_index_.emplace(name, id);
+  SIMFAB_CHECK(switch_index_.try_emplace(name, id).second, "duplicate switch " + name);
   switches_.push_back(std::move(name));
   return id;
 }

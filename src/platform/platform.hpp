@@ -53,6 +53,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -194,9 +195,11 @@ class Platform {
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;
   std::map<std::pair<HostId, HostId>, std::vector<LinkId>> routes_;
-  std::map<std::string, HostId, std::less<>> host_index_;
-  std::map<std::string, LinkId, std::less<>> link_index_;
-  std::map<std::string, SwitchId, std::less<>> switch_index_;
+  // Name lookups only (never iterated, so their order cannot leak into results): hash maps, as a
+  // generated platform has hundreds of thousands of links.
+  std::unordered_map<std::string, HostId> host_index_;
+  std::unordered_map<std::string, LinkId> link_index_;
+  std::unordered_map<std::string, SwitchId> switch_index_;
   bool ideal_ = false;
   std::string source_;
 };

@@ -114,7 +114,9 @@ class TopologyReader {
     try {
       p_.set_topology_name(generate(), common_.name);
     } catch (const TopologyError& e) {
-      const YamlField* f = e.param().empty() ? nullptr : m_.find(e.param());
+      // k_ary_n_tree names its level count "levels"; the YAML key of that kind is `n`.
+      const std::string key = kind_->name == "k-ary-n-tree" && e.param() == "levels" ? "n" : e.param();
+      const YamlField* f = key.empty() ? nullptr : m_.find(key);
       throw m_.error(f ? *f : m_.require("kind", ""), std::string(e.what()));
     }
     if (p_.host_count() > kMaxHosts)

@@ -60,6 +60,7 @@ struct GraphEdge {
   NodeId a = kNoNode;  // a host (not in another cluster/topology) or a switch of this graph
   NodeId b = kNoNode;
   std::string name;    // the cable's name (add_cable naming); empty: "<T>_<a's name>_<b's name>"
+                       // (so parallel cables need names)
   LinkSpec spec;
 };
 

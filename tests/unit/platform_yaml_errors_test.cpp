@@ -200,7 +200,7 @@ TEST(PlatformYamlError, CountAndRadical) {
 }
 
 TEST(PlatformYamlError, NoHosts) {
-  expect_error("version: 1\nlinks: []\n", 1, 1, {"no host", "'hosts' or 'clusters'"});
+  expect_error("version: 1\nlinks: []\n", 1, 1, {"no host", "'hosts', 'clusters' or 'topology'"});
 }
 
 TEST(PlatformYamlError, DuplicateHostNamesBothLocations) {

@@ -152,7 +152,9 @@ TEST(DragonflyArrangement, EveryGroupPairGetsMCablesAsDefined) {
     }
     for (int G = 0; G < s.g; ++G)
       for (int T = 0; T < s.g; ++T)
-        if (G != T) EXPECT_EQ(per_pair[std::make_pair(G, T)], m) << G << " -> " << T;
+        if (G != T) {
+          EXPECT_EQ(per_pair[std::make_pair(G, T)], m) << G << " -> " << T;
+        }
     for (int G = 0; G < s.g; ++G)
       for (int R = 0; R < s.a; ++R) {
         std::multiset<int> expected;
@@ -333,13 +335,31 @@ TEST(DragonflyValiant, SaltsSpreadOverIntermediateGroups) {
 }
 
 TEST(DragonflyValiant, NoIntermediateGroupFallsBackToMinimal) {
+  // Two groups: a pair across them has no third group; a pair inside one detours via the other.
   const Shape s{2, 3, 2, 1};
   Built val = build(s, DragonflyRouting::kValiant);
   Built min = build(s);
   for (int x = 0; x < val.t().host_count(); ++x)
-    for (int y = 0; y < val.t().host_count(); ++y)
-      if (x != y)
-        EXPECT_EQ(val.p.route(val.host(x), val.host(y), RouteRequest{5, nullptr}), min.p.route(min.host(x), min.host(y)));
+    for (int y = 0; y < val.t().host_count(); ++y) {
+      if (x == y) continue;
+      const int G = x / (s.a * s.p), T = y / (s.a * s.p);
+      const std::vector<LinkId> r = checked_route(val.p, val.host(x), val.host(y), RouteRequest{5, nullptr});
+      if (G != T) {
+        EXPECT_EQ(r, *min.p.route(min.host(x), min.host(y))) << x << " -> " << y;
+      } else if (x / s.p != y / s.p) {
+        EXPECT_EQ(groups_visited(val, x, r), (std::vector<int>{G, 1 - G, G})) << x << " -> " << y;
+      }
+    }
+  // One group: nowhere to detour.
+  Built one_val = build({1, 4, 1, 0}, DragonflyRouting::kValiant);
+  Built one_min = build({1, 4, 1, 0});
+  for (int x = 0; x < 4; ++x)
+    for (int y = 0; y < 4; ++y) {
+      if (x != y) {
+        EXPECT_EQ(one_val.p.route(one_val.host(x), one_val.host(y), RouteRequest{5, nullptr}),
+                  one_min.p.route(one_min.host(x), one_min.host(y)));
+      }
+    }
 }
 
 // A load per link: `base` everywhere except the links given.
@@ -379,7 +399,9 @@ TEST(DragonflyUgal, NoLoadOrBalancedLoadStaysMinimal) {
       // Equal queues: UGAL compares hop counts, and a detour has >= 2 router hops.
       const int min_hops = hops(min.p, *minimal);
       EXPECT_LE(hops(ugal.p, r), min_hops);
-      if (min_hops <= 4) EXPECT_EQ(r, *minimal) << x << " -> " << y;
+      if (min_hops <= 4) {
+        EXPECT_EQ(r, *minimal) << x << " -> " << y;
+      }
     }
 }
 

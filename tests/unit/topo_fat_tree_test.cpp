@@ -318,7 +318,9 @@ TEST(FatTreeDModK, ForwardingTablesAgreeWithRoutes) {
           if (a == c) continue;
           NodeId at = host_node(t.host(a));
           for (LinkId l : checked_route(b.p, t.host(a), t.host(c))) {
-            if (is_switch(at)) ASSERT_EQ(t.forward(switch_of(at), c), l) << text(x) << " " << a << " -> " << c;
+            if (is_switch(at)) {
+              ASSERT_EQ(t.forward(switch_of(at), c), l) << text(x) << " " << a << " -> " << c;
+            }
             const Link& k = b.p.link(l);
             at = k.from == at ? k.to : k.from;
           }

@@ -36,7 +36,9 @@ struct GraphBuilder {
   }
   NodeId h(int i) const { return host_node(hosts[static_cast<size_t>(i)]); }
   NodeId s(int j) const { return switch_node(switches[static_cast<size_t>(j)]); }
-  void edge(NodeId a, NodeId b, const LinkSpec& spec) { params.edges.push_back(GraphEdge{a, b, "", spec}); }
+  void edge(NodeId a, NodeId b, const LinkSpec& spec, std::string name = "") {
+    params.edges.push_back(GraphEdge{a, b, std::move(name), spec});
+  }
   void host_edge(int i, int j) { edge(h(i), s(j), common.host_link); }
   void switch_edge(int j, int k) { edge(s(j), s(k), common.link); }
   int build(GraphRouting routing = GraphRouting::kShortestPath) { return add_graph(p, common, params, routing); }
@@ -155,8 +157,8 @@ TEST(GraphTopology, EcmpSpreadsPairsOverSpinesAndKeepsEachPairStable) {
   ASSERT_EQ(per_spine.size(), 2u);  // both spines carry pairs
   for (const auto& [spine, n] : per_spine) {
     EXPECT_TRUE(is_switch(spine));
-    EXPECT_GE(n, 16) << p.node_name(spine);  // 24 each when perfectly balanced
-    EXPECT_LE(n, 32) << p.node_name(spine);
+    EXPECT_GE(n, 12) << p.node_name(spine);  // 24 each when perfectly balanced (hashing: 17 / 31)
+    EXPECT_LE(n, 36) << p.node_name(spine);
   }
 }
 
@@ -165,13 +167,13 @@ TEST(GraphTopology, EcmpSpreadsOverParallelCables) {
   Platform p;
   GraphBuilder g(p, "P", 16, 2);
   for (int i = 0; i < 16; ++i) g.host_edge(i, i / 8);
-  for (int k = 0; k < 4; ++k) g.switch_edge(0, 1);
+  for (int k = 0; k < 4; ++k) g.edge(g.s(0), g.s(1), g.common.link, "P_par" + std::to_string(k));  // named: parallel
   g.build(GraphRouting::kEcmp);
   std::map<LinkId, int> per_cable;
   for (HostId a = 0; a < 8; ++a)
     for (HostId b = 8; b < 16; ++b) ++per_cable[checked_route(p, a, b)[1]];
   EXPECT_EQ(per_cable.size(), 4u);
-  for (const auto& [l, n] : per_cable) EXPECT_GE(n, 6) << p.link(l).name;
+  for (const auto& [l, n] : per_cable) EXPECT_GE(n, 6) << p.link(l).name;  // 16 each when balanced
 }
 
 TEST(GraphTopology, RoutesNeverCrossAHost) {
@@ -270,7 +272,9 @@ TEST(GraphTopology, MultiHomedHostsWithoutACommonFabricAreConnectedPairwise) {
   g.build(GraphRouting::kEcmp);
   for (HostId a = 0; a < 3; ++a)
     for (HostId b = 0; b < 3; ++b)
-      if (a != b) EXPECT_EQ(hops(p, checked_route(p, a, b)), 2);
+      if (a != b) {
+        EXPECT_EQ(hops(p, checked_route(p, a, b)), 2);
+      }
   // A fourth host on A only does not meet y (on B and C).
   expect_links_error(
       [] {

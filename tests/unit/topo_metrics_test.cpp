@@ -206,7 +206,7 @@ struct ClusterShape {
   int hosts = 8;
   double backbone = 0;         // 0: none
   double limiter = 0;          // 0: none
-  std::vector<int> cabinets;   // sizes; empty: flat
+  std::vector<int> cabinets{};  // sizes; empty: flat
   double cab_bw = 20e9;
   double cab_limiter = 0;
   LinkSharing backbone_sharing = LinkSharing::kShared;

@@ -187,7 +187,9 @@ TEST(TorusRouting, ForwardingTableFollowsRoutes) {
         NodeId at = host_node(b.t().host(x));
         for (LinkId l : checked_route(b.p, b.t().host(x), b.t().host(y))) {
           const Link& k = b.p.link(l);
-          if (is_switch(at)) EXPECT_EQ(b.t().forward(switch_of(at), y), l) << x << " -> " << y;
+          if (is_switch(at)) {
+            EXPECT_EQ(b.t().forward(switch_of(at), y), l) << x << " -> " << y;
+          }
           at = k.from == at ? k.to : k.from;
         }
       }

@@ -80,7 +80,9 @@ ConstraintId FlowNetwork::constraint_of(LinkId l) {
   const Link& link = platform_.link(l);
   c = system_.add_constraint(link.bandwidth_Bps,
                              link.sharing == LinkSharing::kFatpipe ? ConstraintKind::kFatpipe : ConstraintKind::kShared);
-  link_state_.push_back(LinkState{l, 0, 0, 0, 0, SimTime::zero(), SimTime::zero()});
+  LinkState fresh;
+  fresh.link = l;
+  link_state_.push_back(fresh);
   return c;
 }
 
@@ -118,7 +120,7 @@ void FlowNetwork::find_route(HostId src, HostId dst) {
 
 double FlowNetwork::load(LinkId l) const {
   const ConstraintId c = link_constraint_[static_cast<size_t>(l)];
-  return c == kNoConstraint ? 0 : link_state_[static_cast<size_t>(c)].active;
+  return c == kNoConstraint ? 0 : link_state_[static_cast<size_t>(c)].routed;
 }
 
 void FlowNetwork::transfer(const NetMessage& m) {
@@ -132,6 +134,7 @@ void FlowNetwork::transfer(const NetMessage& m) {
     latency_s += link.latency.seconds();
     min_bw = std::min(min_bw, link.bandwidth_Bps);
     t.route.push_back(constraint_of(l));
+    ++link_state_[static_cast<size_t>(t.route.back())].routed;
   }
   t.remaining = static_cast<double>(size);
   const double bw_factor = bw_factor_.value(size);
@@ -164,6 +167,7 @@ void FlowNetwork::handle(SimTime now, uint64_t index) {
 void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
   if (t.remaining <= 0 || t.route.empty()) {  // empty message, or a host to itself without loopback
+    for (ConstraintId c : t.route) --link_state_[static_cast<size_t>(c)].routed;
     arrive(now, id);
     return;
   }
@@ -208,6 +212,7 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
   flow_owner_[static_cast<size_t>(t.flow)] = kNone;
   for (ConstraintId c : t.route) {
     LinkState& s = link_state_[static_cast<size_t>(c)];
+    --s.routed;
     if (--s.active == 0) s.busy = s.busy + (now - s.since);
   }
   flow_seconds_ += (now - t.started).seconds();

@@ -69,7 +69,9 @@
 namespace simfab::flow {
 
 // Adaptive routing (topo/topology.hpp, e.g. dragonfly UGAL) sees each link's load as the number
-// of flows crossing it at the message's start; each transfer's route request carries the
+// of transfers routed over it that have not finished crossing it (in their latency phase or
+// sharing it): the analogue of a router's queue occupancy, which, unlike the active flow count,
+// also sees messages sent at the same instant. Each transfer's route request carries the
 // transfer's sequence number as salt, so a randomised routing (Valiant) draws per message.
 class FlowNetwork final : public Network, private EventHandler, private LinkLoad {
  public:
@@ -113,6 +115,7 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   struct LinkState {  // one per constraint, i.e. per link that carried traffic
     LinkId link = -1;
     uint32_t active = 0;
+    uint32_t routed = 0;  // transfers routed over it, not yet completed (the LinkLoad)
     uint32_t peak = 0;
     uint64_t flows = 0;
     double bytes = 0;

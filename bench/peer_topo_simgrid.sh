@@ -103,7 +103,7 @@ if ! g++ -O2 -std=c++17 "$REPO/bench/peer/sg_routes.cpp" -o "$TMP/sg_routes" -ls
   exit 0
 fi
 SG_VERSION=$(sed -n 's/^#define SIMGRID_VERSION_STRING *"\(.*\)".*/\1/p' /usr/include/simgrid/config.h 2>/dev/null | head -n 1)
-echo "SimGrid: ${SG_VERSION:-unknown version}; pairs: $PAIRS; timeout: $TIMEOUT s per process"
+echo "SimGrid: ${SG_VERSION:-unknown version}; pairs: $PAIRS; timeout: $TIMEOUT s per process; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
 # label | simfab instance | SimGrid topology | SimGrid topo_parameters | SimGrid hosts
 SMALL=(
@@ -183,5 +183,5 @@ EOF
 done
 echo
 echo "ratio > 1: simfab computes routes faster. Build/load times include generating every switch and link;"
-echo "SimGrid's link count leaves out its network model's __loopback__ link."
+echo "SimGrid's link count leaves out its network model's __loopback__ link. Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 exit 0

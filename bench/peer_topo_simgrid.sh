@@ -12,7 +12,7 @@
 # instance: hosts, simfab build s, SimGrid load s, routes/s of each, the ratio simfab/SimGrid of
 # routes/s, mean links per route of each, links of each.
 #
-# Instances (--size; default small, about 4,096 hosts; large, about 65,536 hosts; all, both):
+# Instances (--size: small, about 4,096 hosts; large, about 65,536 hosts; all, both: the default):
 #   fat-tree   simfab fat-tree-16-3 (16-ary 3-tree, D-mod-K)     SimGrid FAT_TREE "3;16,16,16;1,16,16;1,1,1"
 #              simfab fat-tree-16-4 (16-ary 4-tree)               SimGrid FAT_TREE "4;16,16,16,16;1,16,16,16;1,1,1,1"
 #   torus      simfab torus-16x16x16 / torus-32x32x64             SimGrid TORUS "16,16,16" / "32,32,64"
@@ -43,7 +43,7 @@ usage() { echo "usage: bash bench/peer_topo_simgrid.sh BUILD_DIR [--size small|l
 [ $# -ge 1 ] || usage
 BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "peer_topo_simgrid.sh: no build directory '$1'" >&2; exit 2; }
 shift
-SIZE=small
+SIZE=all
 PAIRS=1000000
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -102,8 +102,8 @@ if ! g++ -O2 -std=c++17 "$REPO/bench/peer/sg_routes.cpp" -o "$TMP/sg_routes" -ls
   head -n 20 "$TMP/compile.log" | sed 's/^/    /'
   exit 0
 fi
-SG_VERSION=$(sed -n 's/^#define SIMGRID_VERSION_STRING *"\(.*\)".*/\1/p' /usr/include/simgrid/config.h 2>/dev/null | head -n 1)
-echo "SimGrid: ${SG_VERSION:-unknown version}; pairs: $PAIRS; timeout: $TIMEOUT s per process; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
+SG_VERSION=$(sed -n 's/^#define SIMGRID_VERSION_STRING *"\(.*\)".*/\1/p' /usr/include/simgrid/version.h 2>/dev/null | head -n 1)
+echo "${SG_VERSION:-SimGrid, unknown version}; pairs: $PAIRS; timeout: $TIMEOUT s per process; load average: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null)"
 
 # label | simfab instance | SimGrid topology | SimGrid topo_parameters | SimGrid hosts
 SMALL=(

@@ -131,6 +131,12 @@ class Platform {
   void add_setting(PlatformSetting s) { settings_.push_back(std::move(s)); }
   // Records the nodes link l joins (Link::from/to).
   void join(LinkId l, NodeId from, NodeId to);
+  // A cap on hosts + switches + links that topology generators respect (TopologyError beyond it):
+  // tools that load untrusted platforms (the fuzzer) bound the work; unlimited by default.
+  void set_element_limit(int64_t n) { element_limit_ = n; }
+  bool over_element_limit() const {
+    return static_cast<int64_t>(hosts_.size() + switches_.size() + links_.size()) >= element_limit_;
+  }
   // A switch (router) of a topology or cluster. REQUIRES: a new name.
   SwitchId add_switch(std::string name);
   // Takes a generated topology whose local host i is hosts[i]. REQUIRES: the hosts exist and
@@ -201,6 +207,7 @@ class Platform {
   std::unordered_map<std::string, LinkId> link_index_;
   std::unordered_map<std::string, SwitchId> switch_index_;
   bool ideal_ = false;
+  int64_t element_limit_ = INT64_MAX;
   std::string source_;
 };
 

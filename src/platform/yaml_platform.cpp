@@ -176,7 +176,7 @@ struct CabinetSpec {
 // link, cluster and route was declared so duplicates can name both places.
 class PlatformBuilder {
  public:
-  explicit PlatformBuilder(const YamlInput& in) : in_(in) {}
+  PlatformBuilder(const YamlInput& in, int64_t element_limit) : in_(in) { platform_.set_element_limit(element_limit); }
 
   Platform build() {
     if (!in_.root().IsDefined() || in_.root().IsNull())
@@ -652,9 +652,9 @@ class PlatformBuilder {
 
 }  // namespace
 
-Platform parse_platform_yaml(std::string_view text, const std::string& name) {
+Platform parse_platform_yaml(std::string_view text, const std::string& name, int64_t element_limit) {
   YamlInput in(text, name);
-  return PlatformBuilder(in).build();
+  return PlatformBuilder(in, element_limit).build();
 }
 
 Platform load_platform_yaml(const std::string& path) {

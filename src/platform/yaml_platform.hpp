@@ -1,6 +1,7 @@
 // Loading simfab's native YAML platform files. Format: see yaml_platform.cpp and the README.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -10,6 +11,7 @@ namespace simfab {
 
 // Throws InputError naming the file, line and column of the offending node and what was expected.
 Platform load_platform_yaml(const std::string& path);
-Platform parse_platform_yaml(std::string_view text, const std::string& name);
+// `element_limit` caps the hosts, switches and links topologies may generate (see Platform).
+Platform parse_platform_yaml(std::string_view text, const std::string& name, int64_t element_limit = INT64_MAX);
 
 }  // namespace simfab

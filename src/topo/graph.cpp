@@ -247,12 +247,17 @@ const int32_t* GraphTopology::distances_to(int b) const {
 int32_t GraphTopology::next_hop(int a, int b, int u, const int32_t* dist) const {
   const int32_t du = dist[u];
   if (du <= 0) return -1;
-  auto leads = [&](int32_t e) {
-    const int32_t w = adj_[static_cast<size_t>(e)].first;
-    return dist[w] == du - 1 && (w == b || w >= hosts_count_);
-  };
-  const int32_t first = off_[static_cast<size_t>(u)];
-  const int32_t last = off_[static_cast<size_t>(u) + 1];
+  // The next hop is b itself (du == 1) or a switch (du > 1). The adjacency is sorted by neighbour,
+  // so the entries towards b, or towards switches, form one range (binary search): other hosts'
+  // entries are never looked at, and within the range the test is the distance alone.
+  auto leads = [&](int32_t e) { return dist[adj_[static_cast<size_t>(e)].first] == du - 1; };
+  const auto begin = adj_.begin() + off_[static_cast<size_t>(u)];
+  const auto end = adj_.begin() + off_[static_cast<size_t>(u) + 1];
+  auto by_node = [](const std::pair<int32_t, LinkId>& entry, int32_t node) { return entry.first < node; };
+  const int32_t lo = du == 1 ? b : hosts_count_;
+  const int32_t first = static_cast<int32_t>(std::lower_bound(begin, end, lo, by_node) - adj_.begin());
+  const int32_t last =
+      du == 1 ? static_cast<int32_t>(std::lower_bound(begin, end, b + 1, by_node) - adj_.begin()) : off_[static_cast<size_t>(u) + 1];
   if (routing_ == GraphRouting::kShortestPath) {
     for (int32_t e = first; e < last; ++e)
       if (leads(e)) return e;
@@ -262,9 +267,9 @@ int32_t GraphTopology::next_hop(int a, int b, int u, const int32_t* dist) const 
   for (int32_t e = first; e < last; ++e) count += leads(e) ? 1 : 0;
   if (count == 0) return -1;
   const uint64_t pair = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
-  uint64_t pick = mix64(mix64(pair) ^ static_cast<uint64_t>(u)) % count;
+  uint64_t k = pick(mix(pair, static_cast<uint64_t>(u)), count);  // mix64(mix64(pair) ^ u) mod count
   for (int32_t e = first; e < last; ++e)
-    if (leads(e) && pick-- == 0) return e;
+    if (leads(e) && k-- == 0) return e;
   return -1;
 }
 

@@ -3,7 +3,13 @@
 namespace simfab {
 
 namespace {
+void check_limit(const Platform& p) {
+  if (p.over_element_limit())
+    throw TopologyError("", "the topology exceeds this tool's limit on hosts, switches and links");
+}
+
 LinkId add_named_link(Platform& p, std::string name, const LinkSpec& spec, NodeId from, NodeId to) {
+  check_limit(p);
   if (p.find_link(name)) throw TopologyError("name", "the topology generates link '" + name + "', a name already taken");
   Link l;
   l.name = std::move(name);
@@ -17,6 +23,7 @@ LinkId add_named_link(Platform& p, std::string name, const LinkSpec& spec, NodeI
 }  // namespace
 
 HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
+  check_limit(p);
   Host h;
   h.name = spec.prefix + std::to_string(index) + spec.suffix;
   if (p.find_host(h.name))
@@ -29,6 +36,7 @@ HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
 }
 
 SwitchId add_topo_switch(Platform& p, std::string name) {
+  check_limit(p);
   if (p.find_switch(name))
     throw TopologyError("name", "the topology generates switch '" + name + "', a name already taken");
   return p.add_switch(std::move(name));

@@ -29,8 +29,9 @@
 # "timeout"; SimGrid's routing loop stops by itself after SIMFAB_SG_ROUTE_S seconds (default 20)
 # and the row then gives the pairs it routed. SimGrid 3.32's FAT_TREE build is quadratic (every
 # node is tested against every node of the level above), so the 65,536-host fat-tree does not
-# load within the default timeout. The default (small) run takes about 30 s on 2 cores, --size
-# large about 2 minutes.
+# load within the default timeout (it took 99-149 s on 2026-11-23). On the 2-core development
+# machine --size small takes about 15 s, and the default (all) about 90-100 s, 60 of them waiting
+# for that fat-tree's timeout.
 #
 # SimGrid comes from Debian (libsimgrid-dev: headers and libsimgrid.so). When the header or the
 # library is missing, the script installs the package with apt-get if it runs as root and the

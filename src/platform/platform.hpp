@@ -46,7 +46,8 @@
 // runs once per message under LogGOPS).
 // Ranks map to hosts round-robin (rank i on host i mod H) unless a mapping is given; the replay
 // refuses to start when there are fewer hosts than ranks (seed 004 has one rank per HCA).
-// Thread-safety: immutable after loading.
+// Thread-safety: immutable after loading, except that a graph topology's route() fills a bounded
+// cache of per-destination next hops: route queries are for one thread at a time.
 #pragma once
 
 #include <cstdint>

@@ -2,6 +2,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 
 #include "report/summary.hpp"
@@ -43,6 +45,12 @@ std::string rate(double bytes_per_s) {
   return buf;
 }
 
+std::string bisection_text(double bw, int hosts) {
+  if (std::isnan(bw)) return "unknown (links declared without endpoints are not in the graph)";
+  if (std::isinf(bw)) return "unbounded (only fatpipe links separate the halves)";
+  return rate(bw) + " (hosts 0.." + std::to_string(hosts / 2 - 1) + " -> the rest)";
+}
+
 void print_route_text(std::ostream& out, const ordered_json& r) {
   out << "route " << r["from"].get<std::string>() << " -> " << r["to"].get<std::string>() << ": "
       << r["hops"].get<int>() << " hops, latency " << human_time(SimTime::ps(r["latency_ps"].get<int64_t>()))
@@ -68,7 +76,10 @@ void print_route(std::ostream& out, const Platform& p, HostId a, HostId b, const
 
 void describe_platform(std::ostream& out, const Platform& p, bool json) {
   const RouteStats st = route_stats(p);
-  const double bisection = bisection_bandwidth(p);
+  // Links declared without endpoints (`links:` used by explicit routes) are not in the graph the
+  // max flow runs on: the bisection is unknown then, not 0.
+  const bool graph_known = std::none_of(p.links().begin(), p.links().end(), [](const Link& l) { return l.from == kNoNode; });
+  const double bisection = graph_known ? bisection_bandwidth(p) : std::nan("");
   ordered_json j;
   j["platform"] = p.source();
   j["hosts"] = p.host_count();
@@ -88,7 +99,7 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
   j["avg_hops_exact"] = st.exact;
   j["pairs"] = st.pairs;
   j["unrouted_pairs"] = st.unrouted;
-  j["bisection_bw"] = bisection;
+  j["bisection_bw"] = std::isfinite(bisection) ? ordered_json(bisection) : ordered_json(nullptr);
   const HostId last = p.host_count() - 1;
   j["sample_route"] = last > 0 && p.route(0, last) ? route_json(p, 0, last, {}) : ordered_json(nullptr);
   if (json) {
@@ -107,7 +118,7 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
   out << "  diameter    " << st.diameter << " hops\n"
       << "  avg hops    " << avg << " (" << (st.exact ? "all " : "a deterministic sample of ") << st.pairs
       << " ordered pairs" << (st.unrouted ? ", " + std::to_string(st.unrouted) + " without a route" : "") << ")\n"
-      << "  bisection   " << rate(bisection) << " (hosts 0.." << p.host_count() / 2 - 1 << " -> the rest)\n";
+      << "  bisection   " << bisection_text(bisection, p.host_count()) << "\n";
   if (!j["sample_route"].is_null()) {
     out << "  sample ";
     print_route_text(out, j["sample_route"]);

@@ -8,7 +8,8 @@
 //   diameter       most hops over the measured host pairs (topo/metrics.hpp)
 //   avg_hops       mean hops over the measured ordered pairs; avg_hops_exact: all pairs or a
 //                  deterministic sample; pairs: how many; unrouted_pairs: pairs with no route
-//   bisection_bw   bytes/s from the first half of the hosts to the second (max flow)
+//   bisection_bw   bytes/s from the first half of the hosts to the second (max flow); null when
+//                  unbounded (fatpipes only) or unknown (links declared without endpoints)
 //   sample_route   the route from the first host to the last (as `routes` gives it)
 // routes JSON: {from, to, hops, latency_ps, bandwidth_Bps, links: [{name, from, to,
 //   bandwidth_Bps, latency_ps, internal}]}.

@@ -1,6 +1,7 @@
 #include "topo/graph.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <numeric>
 
@@ -11,8 +12,8 @@ namespace simfab {
 
 namespace {
 
-constexpr int kMaxCachedDestinations = 64;
-constexpr size_t kCacheBudgetBytes = size_t{16} << 20;
+constexpr int kMaxCachedDestinations = 1 << 20;
+constexpr size_t kCacheBudgetBytes = size_t{64} << 20;
 
 std::string edge_label(const GraphEdge& e, size_t i) {
   return e.name.empty() ? "link " + std::to_string(i) : "link '" + e.name + "'";
@@ -200,21 +201,22 @@ GraphTopology::GraphTopology(GraphRouting routing, int hosts, std::vector<NodeId
                "graph topology: inconsistent CSR");
   for (size_t i = static_cast<size_t>(hosts); i < nodes_.size(); ++i) switches_.push_back(switch_of(nodes_[i]));
   SIMFAB_CHECK(std::is_sorted(switches_.begin(), switches_.end()), "graph topology: switches not sorted");
-  const size_t per_slot = std::max<size_t>(1, nodes_.size()) * sizeof(int32_t);
+  const size_t per_slot = std::max<size_t>(1, words_per_slot()) * sizeof(uint64_t);
   capacity_ = cache_destinations > 0
                   ? cache_destinations
                   : static_cast<int>(std::clamp<size_t>(kCacheBudgetBytes / per_slot, 1, kMaxCachedDestinations));
   slot_of_.assign(static_cast<size_t>(hosts), -1);
   queue_.resize(nodes_.size());
+  dist_.resize(nodes_.size());
 }
 
-const int32_t* GraphTopology::distances_to(int b) const {
-  const size_t n = nodes_.size();
-  if (const int32_t slot = slot_of_[static_cast<size_t>(b)]; slot >= 0) return pool_.data() + static_cast<size_t>(slot) * n;
+const uint64_t* GraphTopology::dag_to(int b) const {
+  const size_t words = words_per_slot();
+  if (const int32_t slot = slot_of_[static_cast<size_t>(b)]; slot >= 0) return pool_.data() + static_cast<size_t>(slot) * words;
   int slot;
   if (used_slots_ < capacity_) {
     slot = used_slots_++;
-    pool_.resize(static_cast<size_t>(used_slots_) * n);
+    pool_.resize(static_cast<size_t>(used_slots_) * words);
     dest_of_.push_back(b);
   } else {  // FIFO: the oldest destination leaves
     slot = next_victim_;
@@ -226,9 +228,9 @@ const int32_t* GraphTopology::distances_to(int b) const {
   ++bfs_runs_;
 
   // BFS from b; b and switches are expanded, other hosts only reached.
-  int32_t* d = pool_.data() + static_cast<size_t>(slot) * n;
-  std::fill(d, d + n, -1);
-  d[b] = 0;
+  std::vector<int32_t>& d = dist_;
+  std::fill(d.begin(), d.end(), -1);
+  d[static_cast<size_t>(b)] = 0;
   size_t head = 0;
   size_t tail = 0;
   queue_[tail++] = b;
@@ -236,50 +238,66 @@ const int32_t* GraphTopology::distances_to(int b) const {
     const int32_t v = queue_[head++];
     for (int32_t e = off_[static_cast<size_t>(v)]; e < off_[static_cast<size_t>(v) + 1]; ++e) {
       const int32_t w = adj_[static_cast<size_t>(e)].first;
-      if (d[w] >= 0) continue;
-      d[w] = d[v] + 1;
+      if (d[static_cast<size_t>(w)] >= 0) continue;
+      d[static_cast<size_t>(w)] = d[static_cast<size_t>(v)] + 1;
       if (w >= hosts_count_) queue_[tail++] = w;
     }
   }
-  return d;
+  // The DAG: entry u -> w leads towards b when d(w) = d(u) - 1 and w is b or a switch.
+  uint64_t* bits = pool_.data() + static_cast<size_t>(slot) * words;
+  std::fill(bits, bits + words, uint64_t{0});
+  for (size_t u = 0; u < nodes_.size(); ++u) {
+    const int32_t du = d[u];
+    if (du <= 0) continue;
+    for (int32_t e = off_[u]; e < off_[u + 1]; ++e) {
+      const int32_t w = adj_[static_cast<size_t>(e)].first;
+      if (d[static_cast<size_t>(w)] == du - 1 && (w == b || w >= hosts_count_))
+        bits[static_cast<size_t>(e) >> 6] |= uint64_t{1} << (e & 63);
+    }
+  }
+  return bits;
 }
 
-int32_t GraphTopology::next_hop(int a, int b, int u, const int32_t* dist) const {
-  const int32_t du = dist[u];
-  if (du <= 0) return -1;
-  // The next hop is b itself (du == 1) or a switch (du > 1). The adjacency is sorted by neighbour,
-  // so the entries towards b, or towards switches, form one range (binary search): other hosts'
-  // entries are never looked at, and within the range the test is the distance alone.
-  auto leads = [&](int32_t e) { return dist[adj_[static_cast<size_t>(e)].first] == du - 1; };
-  const auto begin = adj_.begin() + off_[static_cast<size_t>(u)];
-  const auto end = adj_.begin() + off_[static_cast<size_t>(u) + 1];
-  auto by_node = [](const std::pair<int32_t, LinkId>& entry, int32_t node) { return entry.first < node; };
-  const int32_t lo = du == 1 ? b : hosts_count_;
-  const int32_t first = static_cast<int32_t>(std::lower_bound(begin, end, lo, by_node) - adj_.begin());
-  const int32_t last =
-      du == 1 ? static_cast<int32_t>(std::lower_bound(begin, end, b + 1, by_node) - adj_.begin()) : off_[static_cast<size_t>(u) + 1];
+int32_t GraphTopology::next_hop(int a, int b, int u, const uint64_t* dag) const {
+  const int32_t first = off_[static_cast<size_t>(u)];
+  const int32_t last = off_[static_cast<size_t>(u) + 1];
+  if (first == last) return -1;
+  // The set bits of [first, last), one word at a time.
+  auto word = [&](int32_t i) {
+    uint64_t w = dag[i];
+    if (i == first >> 6) w &= ~uint64_t{0} << (first & 63);
+    if (i == (last - 1) >> 6 && ((last & 63) != 0)) w &= ~(~uint64_t{0} << (last & 63));
+    return w;
+  };
   if (routing_ == GraphRouting::kShortestPath) {
-    for (int32_t e = first; e < last; ++e)
-      if (leads(e)) return e;
+    for (int32_t i = first >> 6; i <= (last - 1) >> 6; ++i)
+      if (const uint64_t w = word(i)) return i * 64 + std::countr_zero(w);
     return -1;
   }
   uint64_t count = 0;
-  for (int32_t e = first; e < last; ++e) count += leads(e) ? 1 : 0;
+  for (int32_t i = first >> 6; i <= (last - 1) >> 6; ++i) count += static_cast<uint64_t>(std::popcount(word(i)));
   if (count == 0) return -1;
   const uint64_t pair = (static_cast<uint64_t>(static_cast<uint32_t>(a)) << 32) | static_cast<uint32_t>(b);
   uint64_t k = pick(mix(pair, static_cast<uint64_t>(u)), count);  // mix64(mix64(pair) ^ u) mod count
-  for (int32_t e = first; e < last; ++e)
-    if (leads(e) && k-- == 0) return e;
-  return -1;
+  for (int32_t i = first >> 6;; ++i) {
+    uint64_t w = word(i);
+    const uint64_t n = static_cast<uint64_t>(std::popcount(w));
+    if (k >= n) {
+      k -= n;
+      continue;
+    }
+    for (; k > 0; --k) w &= w - 1;  // drop the k lowest set bits
+    return i * 64 + std::countr_zero(w);
+  }
 }
 
 void GraphTopology::route(int a, int b, const RouteRequest& request, LinkSink sink) const {
   (void)request;  // ECMP hashes the pair only: one flow, one path
   SIMFAB_CHECK(a != b && a >= 0 && b >= 0 && a < hosts_count_ && b < hosts_count_, "graph route: bad host pair");
-  const int32_t* dist = distances_to(b);
+  const uint64_t* dag = dag_to(b);
   int u = a;
   while (u != b) {
-    const int32_t e = next_hop(a, b, u, dist);
+    const int32_t e = next_hop(a, b, u, dag);
     SIMFAB_CHECK(e >= 0, "graph route: no next hop (the connectivity check should have refused the graph)");
     sink(adj_[static_cast<size_t>(e)].second);
     u = adj_[static_cast<size_t>(e)].first;
@@ -291,7 +309,7 @@ std::optional<LinkId> GraphTopology::forward(SwitchId at, int dst) const {
   const auto it = std::lower_bound(switches_.begin(), switches_.end(), at);
   if (it == switches_.end() || *it != at) return std::nullopt;
   const int u = hosts_count_ + static_cast<int>(it - switches_.begin());
-  const int32_t e = next_hop(-1, dst, u, distances_to(dst));
+  const int32_t e = next_hop(-1, dst, u, dag_to(dst));
   if (e < 0) return std::nullopt;
   return adj_[static_cast<size_t>(e)].second;
 }

@@ -19,7 +19,8 @@
 //   shortest-path  the first such entry of v's sorted adjacency (lowest local index, then lowest
 //                  link id); it depends on (v, b) only, so it is destination-based and forward()
 //                  answers it (InfiniBand's linear forwarding table);
-//   ecmp           entry number mix64(mix64(a << 32 | b) ^ v) mod (number of such entries): like
+//   ecmp           entry number mix64(mix64(a << 32 | b) ^ v) mod (number of such entries), with
+//                  a, b the local host indices and v the local node (topo/hash.hpp): like
 //                  per-flow 5-tuple hashing, one pair always takes the same path while different
 //                  pairs spread over parallel paths; request.salt is ignored (flows stay in order).
 // Invariants: every route has exactly d_b(a) hops and ends at b (each step lowers d_b by one);
@@ -34,10 +35,16 @@
 // one is reported; this costs the sum over hosts of those member counts, up to O(H^2) for
 // fragmented multi-homed graphs only.
 //
-// Distances are cached. Routing needs d_b for the destination b; a BFS costs O(N + E) (N nodes,
-// E adjacency entries), and a table for every destination would grow with H * N, so at most C
-// destinations are kept, C = GraphParams::cache_destinations or by default
-// min(64, max(1, 16 MiB / (4 N))), evicted first-in first-out. Memory: O(N + E + C N + H).
+// Next-hop DAGs are cached. For destination b, one BFS (O(N + E), N nodes, E adjacency entries)
+// gives d_b, then one pass over the adjacency marks the entries that are next hops towards b: a
+// bitset of E bits, the shortest-path DAG towards b. A route then reads, at each node, the set
+// bits of its adjacency range: the lowest (shortest-path), or the k-th by the hash (ECMP): two
+// popcounts per 64 neighbours, never a scan of distances: a cached route costs
+// O(hops * (1 + degree / 64)). A DAG for every destination would grow
+// with H * E, so at most C are kept, C = GraphParams::cache_destinations or by default
+// max(1, 64 MiB / (E / 8 bytes)), grown on demand and evicted first-in first-out (a 4,096-host
+// leaf-spine keeps every destination in 8 MiB).
+// Memory: O(N + E) for the graph, C * E / 8 bytes of DAGs, O(H) for the cache index.
 // Destination-major query orders (route_stats, a collective towards one root) hit the cache; an
 // all-to-all over more than C destinations costs one BFS per route.
 // Thread-safety: route()/forward() update the mutable cache: one thread at a time (the simulator
@@ -66,7 +73,7 @@ struct GraphEdge {
 
 struct GraphParams {
   std::vector<GraphEdge> edges;  // switches already added to the platform (add_topo_switch)
-  int cache_destinations = 0;    // distance arrays kept (0: the default bound above)
+  int cache_destinations = 0;    // destinations whose next-hop DAG is kept (0: the default bound)
 };
 
 enum class GraphRouting { kShortestPath, kEcmp };
@@ -96,17 +103,19 @@ class GraphTopology final : public Topology {
   std::optional<LinkId> forward(SwitchId at, int dst) const override;
 
   int node_count() const { return static_cast<int>(nodes_.size()); }
-  // The distance cache: its bound, the destinations held now (<= the bound), BFS runs so far.
+  // The DAG cache: its bound, the destinations held now (<= the bound), BFS runs so far.
   int cache_capacity() const { return capacity_; }
   int cached_destinations() const { return used_slots_; }
   uint64_t bfs_runs() const { return bfs_runs_; }
 
  private:
-  // d_b for local host b: node_count() entries, -1 where unreachable. Valid until the next call.
-  const int32_t* distances_to(int b) const;
+  // The DAG towards local host b: bit e set when adjacency entry e is a next hop towards b.
+  // Valid until the next call.
+  const uint64_t* dag_to(int b) const;
+  size_t words_per_slot() const { return (adj_.size() + 63) / 64; }
   // The adjacency index of the next hop from local node u towards host b (a: the route's source,
   // for ECMP); -1 when u cannot reach b.
-  int32_t next_hop(int a, int b, int u, const int32_t* dist) const;
+  int32_t next_hop(int a, int b, int u, const uint64_t* dag) const;
 
   GraphRouting routing_;
   int hosts_count_;
@@ -116,10 +125,11 @@ class GraphTopology final : public Topology {
   std::vector<std::pair<int32_t, LinkId>> adj_;  // (neighbour, link towards it)
 
   int capacity_;
-  mutable std::vector<int32_t> pool_;     // used_slots_ * node_count() distances
+  mutable std::vector<uint64_t> pool_;    // used_slots_ * words_per_slot() DAG bits
   mutable std::vector<int32_t> slot_of_;  // local host -> slot, or -1
   mutable std::vector<int32_t> dest_of_;  // slot -> local host
   mutable std::vector<int32_t> queue_;    // BFS scratch
+  mutable std::vector<int32_t> dist_;     // BFS scratch: d_b
   mutable int used_slots_ = 0;
   mutable int next_victim_ = 0;
   mutable uint64_t bfs_runs_ = 0;

@@ -50,7 +50,8 @@
 // doubles; a residual <= eps = 1e-12 * (largest finite capacity) counts as saturated. Infinite
 // arcs are kept infinite; an s-t path of infinite arcs only is detected first and gives +inf.
 // Memory: V + 2 E' arcs of 12 bytes plus CSR, E' <= links + 5 per split half-duplex link.
-// A 65,536-host two-level fat-tree (66k nodes, 260k links) takes well under a second.
+// Measured (Release): a 65,536-host 3-level k = 64 fat-tree given as a graph (70,658 nodes,
+// 393,216 links) in 0.07-0.2 s; a 65,536-host leaf-spine (262,144 links) in 0.05-0.1 s.
 // Thread-safety: both functions only read the platform (its topologies' caches aside).
 #pragma once
 

@@ -374,7 +374,7 @@ TEST(GraphTopology, ForwardAgreesWithRoute) {
   EXPECT_FALSE(p.topology(t).forward(0, 1).has_value());  // ECMP is not destination-based
 }
 
-TEST(GraphTopology, DistanceCacheIsBounded) {
+TEST(GraphTopology, NextHopCacheIsBounded) {
   // 40 hosts on 10 leaves of 4, two spines; a cache of 3 destinations.
   Platform p;
   GraphBuilder g(p, "C", 40, 12);
@@ -402,14 +402,15 @@ TEST(GraphTopology, DistanceCacheIsBounded) {
   EXPECT_EQ(st.diameter, 4);
   EXPECT_DOUBLE_EQ(st.avg_hops, (3 * 2 + 36 * 4) / 39.0);
 
-  // The default bound: 64 destinations (small graph), never more.
+  // The default bound: 64 MiB of DAGs; a small graph keeps every destination, allocated only as
+  // destinations are asked for.
   Platform q;
   GraphBuilder big(q, "D", 100, 1);
   for (int i = 0; i < 100; ++i) big.host_edge(i, 0);
   const GraphTopology& star = graph_of(q, big.build());
-  EXPECT_EQ(star.cache_capacity(), 64);
-  for (HostId b = 0; b < 100; ++b) checked_route(q, (b + 1) % 100, b);
-  EXPECT_EQ(star.cached_destinations(), 64);
+  EXPECT_GE(star.cache_capacity(), 100);  // 200 adjacency entries: 32 B per DAG
+  for (HostId b = 0; b < 50; ++b) checked_route(q, (b + 1) % 100, b);
+  EXPECT_EQ(star.cached_destinations(), 50);
 }
 
 }  // namespace

@@ -31,34 +31,10 @@ done
 
 echo "== peer: SimGrid smpirun -replay vs simfab on the same TI allreduce trace =="
 
-candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n 1; }
+# shellcheck source=bench/simgrid_install.sh
+. "$(dirname "$0")/simgrid_install.sh"
 if ! command -v smpirun > /dev/null 2>&1; then
-  if ! command -v apt-get > /dev/null 2>&1; then
-    echo "SimGrid skipped: smpirun is not installed and there is no apt-get to install it"
-    exit 0
-  fi
-  if [ "$(id -u)" != 0 ]; then
-    echo "SimGrid skipped: smpirun is not installed; run 'apt-get install -y libsimgrid-dev' as root"
-    exit 0
-  fi
-  apt-cache policy simgrid libsimgrid-dev 2>/dev/null | sed 's/^/  /'
-  cand=$(candidate libsimgrid-dev)
-  if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-    apt-get update > /dev/null 2>&1 || true
-    cand=$(candidate libsimgrid-dev)
-  fi
-  if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-    echo "SimGrid skipped: the package libsimgrid-dev has no installation candidate here"
-    exit 0
-  fi
-  pkgs=(libsimgrid-dev)
-  sg=$(candidate simgrid)
-  [ -n "$sg" ] && [ "$sg" != "(none)" ] && pkgs=(simgrid libsimgrid-dev)
-  echo "installing ${pkgs[*]} ($cand) with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y "${pkgs[@]}" > /tmp/simfab-peer-apt.log 2>&1; then
-    echo "SimGrid skipped: apt-get install ${pkgs[*]} failed; see /tmp/simfab-peer-apt.log"
-    exit 0
-  fi
+  install_libsimgrid /tmp/simfab-peer-apt.log || exit 0
   command -v smpirun > /dev/null 2>&1 || { echo "SimGrid skipped: smpirun still missing after install"; exit 0; }
 fi
 echo "SimGrid: $(smpirun -version 2>&1 | head -n 1)"

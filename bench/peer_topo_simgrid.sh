@@ -67,30 +67,10 @@ have_simgrid() {
   [ -f /usr/include/simgrid/s4u/Engine.hpp ] &&
     { ldconfig -p 2>/dev/null | grep -q 'libsimgrid\.so ' || [ -e /usr/lib/x86_64-linux-gnu/libsimgrid.so ]; }
 }
-candidate() { apt-cache policy "$1" 2>/dev/null | sed -n 's/^ *Candidate: *//p' | head -n 1; }
+# shellcheck source=bench/simgrid_install.sh
+. "$(dirname "$0")/simgrid_install.sh"
 if ! have_simgrid; then
-  if ! command -v apt-get > /dev/null 2>&1; then
-    echo "SimGrid skipped: its headers or libsimgrid.so are missing and there is no apt-get to install them"
-    exit 0
-  fi
-  if [ "$(id -u)" != 0 ]; then
-    echo "SimGrid skipped: its headers or libsimgrid.so are missing; run 'apt-get install -y libsimgrid-dev' as root"
-    exit 0
-  fi
-  cand=$(candidate libsimgrid-dev)
-  if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-    apt-get update > /dev/null 2>&1 || true
-    cand=$(candidate libsimgrid-dev)
-  fi
-  if [ -z "$cand" ] || [ "$cand" = "(none)" ]; then
-    echo "SimGrid skipped: the package libsimgrid-dev has no installation candidate here"
-    exit 0
-  fi
-  echo "installing libsimgrid-dev ($cand) with apt-get"
-  if ! DEBIAN_FRONTEND=noninteractive apt-get install -y libsimgrid-dev > /tmp/simfab-topo-peer-apt.log 2>&1; then
-    echo "SimGrid skipped: apt-get install libsimgrid-dev failed; see /tmp/simfab-topo-peer-apt.log"
-    exit 0
-  fi
+  install_libsimgrid /tmp/simfab-topo-peer-apt.log || exit 0
   have_simgrid || { echo "SimGrid skipped: headers or library still missing after the install"; exit 0; }
 fi
 command -v g++ > /dev/null 2>&1 || { echo "SimGrid skipped: no g++ to compile bench/peer/sg_routes.cpp"; exit 0; }

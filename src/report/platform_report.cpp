@@ -7,6 +7,7 @@
 #include <cstdio>
 
 #include "report/summary.hpp"
+#include "topo/export.hpp"
 #include "topo/metrics.hpp"
 
 namespace simfab {
@@ -85,14 +86,7 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
   j["hosts"] = p.host_count();
   j["switches"] = p.switch_count();
   j["links"] = p.links().size();
-  ordered_json topologies = ordered_json::array();
-  for (int t = 0; t < p.topology_count(); ++t) {
-    const Topology& topo = p.topology(t);
-    topologies.push_back({{"name", topo.name()},
-                          {"kind", std::string(topo.kind())},
-                          {"routing", std::string(topo.routing())},
-                          {"hosts", topo.host_count()}});
-  }
+  const ordered_json topologies = topologies_json(p);
   j["topologies"] = topologies;
   j["diameter"] = st.diameter;
   j["avg_hops"] = st.avg_hops;

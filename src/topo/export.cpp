@@ -45,6 +45,18 @@ std::map<SwitchId, std::vector<LinkId>> switch_ports(const Platform& p) {
 
 }  // namespace
 
+nlohmann::ordered_json topologies_json(const Platform& p) {
+  nlohmann::ordered_json topologies = nlohmann::ordered_json::array();
+  for (int t = 0; t < p.topology_count(); ++t) {
+    const Topology& topo = p.topology(t);
+    topologies.push_back({{"name", topo.name()},
+                          {"kind", std::string(topo.kind())},
+                          {"routing", std::string(topo.routing())},
+                          {"hosts", topo.host_count()}});
+  }
+  return topologies;
+}
+
 void write_dot(std::ostream& out, const Platform& p) {
   out << "graph platform {\n  node [fontsize=10];\n";
   std::vector<std::string> internal(static_cast<size_t>(p.host_count() + p.switch_count()));
@@ -86,18 +98,10 @@ void write_graph_json(std::ostream& out, const Platform& p) {
     l["twin"] = k.twin < 0 ? ordered_json(nullptr) : ordered_json(p.link(k.twin).name);
     links.push_back(std::move(l));
   }
-  ordered_json topologies = ordered_json::array();
-  for (int t = 0; t < p.topology_count(); ++t) {
-    const Topology& topo = p.topology(t);
-    topologies.push_back({{"name", topo.name()},
-                          {"kind", std::string(topo.kind())},
-                          {"routing", std::string(topo.routing())},
-                          {"hosts", topo.host_count()}});
-  }
   j["hosts"] = std::move(hosts);
   j["switches"] = std::move(switches);
   j["links"] = std::move(links);
-  j["topologies"] = std::move(topologies);
+  j["topologies"] = topologies_json(p);
   out << j.dump(1) << "\n";
 }
 

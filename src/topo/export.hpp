@@ -13,11 +13,16 @@
 // Cost: O(nodes + links) for dot and JSON; O(switches x hosts) for LFTs.
 #pragma once
 
+#include <nlohmann/json.hpp>
+
 #include <ostream>
 
 #include "platform/platform.hpp"
 
 namespace simfab {
+
+// [{name, kind, routing, hosts}] of the platform's topologies (export JSON and describe).
+nlohmann::ordered_json topologies_json(const Platform& p);
 
 void write_dot(std::ostream& out, const Platform& p);
 void write_graph_json(std::ostream& out, const Platform& p);

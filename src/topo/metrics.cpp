@@ -109,27 +109,17 @@ class MaxFlow {
 
   // BFS over arcs with residual > eps from s; true when t is reached.
   bool levels(int s, int t) {
-    std::fill(level_.begin(), level_.end(), -1);
-    size_t head = 0;
-    size_t tail = 0;
-    level_[static_cast<size_t>(s)] = 0;
-    queue_[tail++] = s;
-    while (head < tail) {
-      const int32_t u = queue_[head++];
-      for (int32_t i = first_[static_cast<size_t>(u)]; i < first_[static_cast<size_t>(u) + 1]; ++i) {
-        const int32_t e = arcs_[static_cast<size_t>(i)];
-        const int32_t v = head_[static_cast<size_t>(e)];
-        if (res_[static_cast<size_t>(e)] > eps_ && level_[static_cast<size_t>(v)] < 0) {
-          level_[static_cast<size_t>(v)] = level_[static_cast<size_t>(u)] + 1;
-          queue_[tail++] = v;
-        }
-      }
-    }
-    return level_[static_cast<size_t>(t)] >= 0;
+    return bfs(s, t, [&](int32_t e) { return res_[static_cast<size_t>(e)] > eps_; });
   }
 
   // True when an s-t path of infinite arcs exists (the max flow is then infinite).
   bool infinite_path(int s, int t) {
+    return bfs(s, t, [&](int32_t e) { return res_[static_cast<size_t>(e)] == kInf; });
+  }
+
+  // BFS from s over the arcs `usable` accepts, numbering level_; true when t is reached.
+  template <class Usable>
+  bool bfs(int s, int t, Usable usable) {
     std::fill(level_.begin(), level_.end(), -1);
     size_t head = 0;
     size_t tail = 0;
@@ -140,8 +130,8 @@ class MaxFlow {
       for (int32_t i = first_[static_cast<size_t>(u)]; i < first_[static_cast<size_t>(u) + 1]; ++i) {
         const int32_t e = arcs_[static_cast<size_t>(i)];
         const int32_t v = head_[static_cast<size_t>(e)];
-        if (res_[static_cast<size_t>(e)] == kInf && level_[static_cast<size_t>(v)] < 0) {
-          level_[static_cast<size_t>(v)] = 0;
+        if (usable(e) && level_[static_cast<size_t>(v)] < 0) {
+          level_[static_cast<size_t>(v)] = level_[static_cast<size_t>(u)] + 1;
           queue_[tail++] = v;
         }
       }

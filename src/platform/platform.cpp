@@ -75,6 +75,15 @@ void Platform::join(LinkId l, NodeId from, NodeId to) {
   k.to = to;
 }
 
+void Platform::reserve(int64_t hosts, int64_t switches, int64_t links) {
+  hosts_.reserve(hosts_.size() + static_cast<size_t>(hosts));
+  host_index_.reserve(hosts_.capacity());
+  switches_.reserve(switches_.size() + static_cast<size_t>(switches));
+  switch_index_.reserve(switches_.capacity());
+  links_.reserve(links_.size() + static_cast<size_t>(links));
+  link_index_.reserve(links_.capacity());
+}
+
 SwitchId Platform::add_switch(std::string name) {
   const SwitchId id = static_cast<SwitchId>(switches_.size());
   SIMFAB_CHECK(switch_index_.try_emplace(name, id).second, "duplicate switch " + name);

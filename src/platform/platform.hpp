@@ -135,9 +135,11 @@ class Platform {
   // A cap on hosts + switches + links that topology generators respect (TopologyError beyond it):
   // tools that load untrusted platforms (the fuzzer) bound the work; unlimited by default.
   void set_element_limit(int64_t n) { element_limit_ = n; }
-  bool over_element_limit() const {
-    return static_cast<int64_t>(hosts_.size() + switches_.size() + links_.size()) >= element_limit_;
-  }
+  int64_t element_limit() const { return element_limit_; }
+  int64_t element_count() const { return static_cast<int64_t>(hosts_.size() + switches_.size() + links_.size()); }
+  // Makes room for that many more elements (a generator about to add them: no rehashing).
+  void reserve(int64_t hosts, int64_t switches, int64_t links);
+  bool over_element_limit() const { return element_count() >= element_limit_; }
   // A switch (router) of a topology or cluster. REQUIRES: a new name.
   SwitchId add_switch(std::string name);
   // Takes a generated topology whose local host i is hosts[i]. REQUIRES: the hosts exist and

@@ -44,6 +44,7 @@
 #include "platform/yaml_topology.hpp"
 
 #include <initializer_list>
+#include <set>
 #include <string_view>
 #include <vector>
 
@@ -327,6 +328,7 @@ class TopologyReader {
       switches_.emplace(name, p_.add_switch(name));
     }
     GraphParams g;
+    std::set<std::string> edge_names;
     const YamlField& links_f = m_.require("links", "the cables, e.g. [{between: [h0, s0]}]");
     for (const YAML::Node& node : m_.list(links_f, "links")) {
       YamlMap l(in_, node, "link of " + m_.what(), {"between", "name", "bandwidth", "latency", "sharing"});
@@ -341,7 +343,7 @@ class TopologyReader {
       const YamlField* name = l.find("name");
       e.name = name ? l.name(*name) : common_.name + "_" + ends[0].Scalar() + "_" + ends[1].Scalar();
       e.spec = link_fields(l, link_);
-      if (p_.find_link(e.name) || p_.find_link(e.name + "_UP"))
+      if (p_.find_link(e.name) || p_.find_link(e.name + "_UP") || !edge_names.insert(e.name).second)
         throw l.error(name ? *name : between, "link name '" + e.name + "' is already taken; give this link a 'name'");
       g.edges.push_back(std::move(e));
     }

@@ -21,11 +21,15 @@ ordered_json route_json(const Platform& p, HostId a, HostId b, const RouteReques
   const auto links = p.route(a, b, req).value();
   const auto s = p.route_summary(a, b, req).value();
   ordered_json ls = ordered_json::array();
+  NodeId at = host_node(a);  // where the route is: a half-duplex link may be crossed to -> from
   for (LinkId l : links) {
     const Link& k = p.link(l);
+    const bool backwards = k.from != k.to && k.to == at && k.twin < 0;
+    const NodeId from = backwards ? k.to : k.from, to = backwards ? k.from : k.to;
+    if (from == at) at = to;
     ls.push_back({{"name", k.name},
-                  {"from", node_or_unknown(p, k.from)},
-                  {"to", node_or_unknown(p, k.to)},
+                  {"from", node_or_unknown(p, from)},
+                  {"to", node_or_unknown(p, to)},
                   {"bandwidth_Bps", k.bandwidth_Bps},
                   {"latency_ps", k.latency.ps()},
                   {"internal", !p.is_hop(l)}});
@@ -47,6 +51,7 @@ std::string rate(double bytes_per_s) {
 }
 
 std::string bisection_text(double bw, int hosts) {
+  if (hosts < 2) return "none (fewer than 2 hosts)";
   if (std::isnan(bw)) return "unknown (links declared without endpoints are not in the graph)";
   if (std::isinf(bw)) return "unbounded (only fatpipe links separate the halves)";
   return rate(bw) + " (hosts 0.." + std::to_string(hosts / 2 - 1) + " -> the rest)";
@@ -109,7 +114,7 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
         << t["hosts"].get<int>() << " hosts, routing " << t["routing"].get<std::string>() << "\n";
   char avg[32];
   std::snprintf(avg, sizeof avg, "%.4f", st.avg_hops);
-  out << "  diameter    " << st.diameter << " hops\n"
+  out << "  diameter    " << st.diameter << " hops" << (st.exact ? "" : " (the most in the sample: a lower bound)") << "\n"
       << "  avg hops    " << avg << " (" << (st.exact ? "all " : "a deterministic sample of ") << st.pairs
       << " ordered pairs" << (st.unrouted ? ", " + std::to_string(st.unrouted) + " without a route" : "") << ")\n"
       << "  bisection   " << bisection_text(bisection, p.host_count()) << "\n";

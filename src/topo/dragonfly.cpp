@@ -191,13 +191,16 @@ class DragonflyTopology final : public Topology {
   // Appends the Valiant route; false (nothing appended) when no intermediate group exists.
   bool valiant(int64_t ra, int64_t rb, int a, int b, uint64_t salt, Path& path) const {
     const int64_t G = ra / l_.a, R = ra % l_.a, T = rb / l_.a;
-    const int64_t candidates = l_.g - (G == T ? 1 : 2);
+    // A pair of one group stays minimal: a detour G -> I -> G can only come back over the cable
+    // it left by (m = 1), crossing a router twice, or the same link twice when half duplex.
+    if (G == T) return false;
+    const int64_t candidates = l_.g - 2;
     if (candidates <= 0) return false;
     const uint64_t x = mix(static_cast<uint64_t>(a), static_cast<uint64_t>(b), salt);
     int64_t I = static_cast<int64_t>(pick(x, static_cast<uint64_t>(candidates)));
     const int64_t lo = std::min(G, T), hi = std::max(G, T);
     if (I >= lo) ++I;
-    if (G != T && I >= hi) ++I;
+    if (I >= hi) ++I;
     const int64_t c1 = static_cast<int64_t>(pick(splitmix64(x), static_cast<uint64_t>(l_.m)));
     const int64_t landing = cross(G, R, I, c1, -1, path);
     const int64_t via = I * l_.a + landing;
@@ -306,6 +309,8 @@ int add_dragonfly(Platform& p, const TopoCommon& common, const DragonflyParams& 
   const std::string& t = common.name;
   const int64_t routers = l.g * l.a;
   const int64_t host_total = routers * l.p;
+  const int64_t cables = host_total + l.g * (l.a * (l.a - 1) / 2) + l.g * l.a * l.h / 2;
+  reserve_elements(p, host_total, routers, l.w * cables + (common.hosts.loopback ? host_total : 0), "groups");
 
   std::vector<HostId> hosts;
   hosts.reserve(static_cast<size_t>(host_total));

@@ -50,11 +50,12 @@
 //             Paths through a third group (two global hops) can be shorter than 3 hops; minimal
 //             routing does not take them.
 //   valiant   (Valiant and Brebner 1981; Kim et al.'s VAL) through an intermediate group I: with
-//             x = mix(a, b, salt) (topo/hash.hpp), I is the (x mod n)-th of the n groups other
-//             than G and T in increasing order (n = g - 2, or g - 1 when G = T; n = 0: minimal);
-//             copy c1 = splitmix64(x) mod m: local R -> E(c1) (unless equal), the global cable of
-//             copy c1 to I, then the minimal route from its landing router in I to (T, R2).
-//             At most 5 hops (l g l g l). Pairs of one group detour through I too.
+//             x = mix(a, b, salt) (topo/hash.hpp), I is the (x mod n)-th of the n = g - 2 groups
+//             other than G and T in increasing order (n = 0: minimal); copy c1 = splitmix64(x)
+//             mod m: local R -> E(c1) (unless equal), the global cable of copy c1 to I, then the
+//             minimal route from its landing router in I to (T, R2). At most 5 hops (l g l g l).
+//             Pairs of one group route minimally: a detour G -> I -> G could only return over
+//             the cable it left by (one cable per group pair), visiting a router twice.
 //   ugal      UGAL-L (Singh, PhD thesis, Stanford 2005; Kim et al. §4.2): the minimal path P_m and
 //             the Valiant path P_v of the same (a, b, salt). With q(P) = request.load's load of
 //             P's first router-to-router link (the source router's output port: its queue) and

@@ -4,10 +4,13 @@
 
 #include <cstdio>
 #include <map>
+#include <string_view>
 #include <vector>
 
 namespace simfab {
 namespace {
+
+constexpr int64_t kMaxLftLines = 100'000'000;  // about 5 GB of text
 
 // The edge a link stands for: false for internal links, unknown endpoints and DOWN twins.
 bool is_edge(const Platform& p, LinkId l) {
@@ -16,14 +19,17 @@ bool is_edge(const Platform& p, LinkId l) {
   return k.twin < 0 || l < k.twin;
 }
 
-std::string dot_id(const Platform& p, NodeId n) {
+// A DOT double-quoted string: `"` and `\` escaped.
+std::string dot_string(std::string_view text) {
   std::string s = "\"";
-  for (char c : p.node_name(n)) {
+  for (char c : text) {
     if (c == '"' || c == '\\') s += '\\';
     s += c;
   }
   return s + "\"";
 }
+
+std::string dot_id(const Platform& p, NodeId n) { return dot_string(p.node_name(n)); }
 
 std::string gbps(double bytes_per_s) {
   char buf[32];
@@ -64,17 +70,22 @@ void write_dot(std::ostream& out, const Platform& p) {
     return internal[static_cast<size_t>(is_switch(n) ? p.host_count() + switch_of(n) : n)];
   };
   for (const Link& k : p.links())
-    if (k.from != kNoNode && k.from == k.to) slot(k.from) += "\\n" + k.name;
+    if (k.from != kNoNode && k.from == k.to) slot(k.from) += "\n" + k.name;
+  // Labels list the node's internal links one per line (DOT's "\n" escape inside the quotes).
+  auto label = [&](NodeId n) {
+    std::string q = dot_string(p.node_name(n) + slot(n));
+    for (size_t i = q.find('\n'); i != std::string::npos; i = q.find('\n', i + 2)) q.replace(i, 1, "\\n");
+    return q;
+  };
   for (HostId h = 0; h < p.host_count(); ++h)
-    out << "  " << dot_id(p, host_node(h)) << " [shape=box, label=\"" << p.host(h).name << slot(h) << "\"];\n";
+    out << "  " << dot_id(p, host_node(h)) << " [shape=box, label=" << label(host_node(h)) << "];\n";
   for (SwitchId s = 0; s < p.switch_count(); ++s)
-    out << "  " << dot_id(p, switch_node(s)) << " [shape=ellipse, label=\"" << p.switch_name(s)
-        << slot(switch_node(s)) << "\"];\n";
+    out << "  " << dot_id(p, switch_node(s)) << " [shape=ellipse, label=" << label(switch_node(s)) << "];\n";
   for (LinkId l = 0; l < static_cast<LinkId>(p.links().size()); ++l) {
     if (!is_edge(p, l)) continue;
     const Link& k = p.link(l);
     out << "  " << dot_id(p, k.from) << " -- " << dot_id(p, k.to) << " [label=\"" << gbps(k.bandwidth_Bps)
-        << "\", tooltip=\"" << k.name << "\"];\n";
+        << "\", tooltip=" << dot_string(k.name) << "];\n";
   }
   out << "}\n";
 }
@@ -106,6 +117,12 @@ void write_graph_json(std::ostream& out, const Platform& p) {
 }
 
 bool write_lft(std::ostream& out, const Platform& p) {
+  int64_t lines = 0;
+  for (int t = 0; t < p.topology_count(); ++t) lines += int64_t{p.switch_count()} * p.topology(t).host_count();
+  if (lines > kMaxLftLines)
+    throw InputError(SourceLoc{p.source(), 0, 0},
+                     "the forwarding tables would have " + std::to_string(lines) + " lines (switches x hosts); " +
+                         "simfab writes at most " + std::to_string(kMaxLftLines));
   const auto ports = switch_ports(p);
   bool any = false;
   for (int t = 0; t < p.topology_count(); ++t) {

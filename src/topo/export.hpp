@@ -26,7 +26,8 @@ nlohmann::ordered_json topologies_json(const Platform& p);
 
 void write_dot(std::ostream& out, const Platform& p);
 void write_graph_json(std::ostream& out, const Platform& p);
-// Returns false (writing nothing) when no topology has destination-based routing.
+// Returns false (writing nothing) when no topology has destination-based routing; throws
+// InputError beyond 10^8 lines (switches x hosts).
 bool write_lft(std::ostream& out, const Platform& p);
 
 }  // namespace simfab

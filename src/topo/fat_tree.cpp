@@ -341,6 +341,7 @@ int add_fat_tree(Platform& p, const TopoCommon& common, const XgftParams& params
   if (sat_add(p.switch_count(), counts.total_switches()) > kMaxId - 1)
     throw TopologyError("up", "the fat-tree adds " + count_text(counts.total_switches()) + " switches to " +
                                   std::to_string(p.switch_count()) + ", over the limit of " + std::to_string(kMaxId - 1));
+  reserve_elements(p, counts.hosts, counts.total_switches(), new_links, "up");
 
   std::vector<Level> levels(static_cast<size_t>(h) + 1);
   levels[0].count = counts.hosts;

@@ -22,11 +22,21 @@ LinkId add_named_link(Platform& p, std::string name, const LinkSpec& spec, NodeI
 }
 }  // namespace
 
+void reserve_elements(Platform& p, int64_t hosts, int64_t switches, int64_t links, const std::string& param) {
+  const int64_t room = p.element_limit() - p.element_count();
+  const int64_t want = hosts + switches + links;  // callers' counts are each below 2^40
+  if (want > room)
+    throw TopologyError(param, "the topology would add " + std::to_string(hosts) + " hosts, " + std::to_string(switches) +
+                                   " switches and " + std::to_string(links) + " links; a platform holds at most " +
+                                   std::to_string(p.element_limit()) + " hosts, switches and links in all");
+  p.reserve(hosts, switches, links);
+}
+
 HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
   check_limit(p);
   Host h;
   h.name = spec.prefix + std::to_string(index) + spec.suffix;
-  if (p.find_host(h.name))
+  if (p.find_host(h.name) || p.find_switch(h.name))
     throw TopologyError("prefix", "the topology generates host '" + h.name + "', a name already taken");
   h.speed_flops = spec.speed_flops;
   h.cores = spec.cores;
@@ -37,7 +47,7 @@ HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
 
 SwitchId add_topo_switch(Platform& p, std::string name) {
   check_limit(p);
-  if (p.find_switch(name))
+  if (p.find_switch(name) || p.find_host(name))
     throw TopologyError("name", "the topology generates switch '" + name + "', a name already taken");
   return p.add_switch(std::move(name));
 }

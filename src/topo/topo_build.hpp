@@ -1,6 +1,9 @@
 // What every topology generator shares: the common parameters (hosts, link classes, duplex) and
 // the two ways of adding elements to the Platform (a host, a cable between two nodes).
 //
+// Host and switch names share one namespace: a generated host may not take a switch's name, nor
+// a switch a host's (routes, exports and messages name nodes by name).
+//
 // Names. A topology named T generates switches "T_<what>" (each generator documents <what>),
 // cables "T_<from>_<to>" in the generator's own naming, and hosts prefix + index + suffix with
 // index 0..n-1 in the generator's host order, which is the topology's local host order.
@@ -48,6 +51,11 @@ struct Cable {
   LinkId up;
   LinkId down;
 };
+
+// Checks that `hosts`, `switches` and `links` more elements fit the platform's element limit
+// (TopologyError(param) saying how many and the limit, before anything is built) and reserves
+// room for them. Generators call it with their exact (or upper-bound) counts.
+void reserve_elements(Platform& p, int64_t hosts, int64_t switches, int64_t links, const std::string& param);
 
 // Adds host prefix + index + suffix (and its loopback). Throws TopologyError("prefix") when the
 // name is taken.

@@ -165,6 +165,9 @@ int add_torus(Platform& p, const TopoCommon& common, const TorusParams& params) 
   const int64_t host_total = routers * per_router;
   const int w = common.full_duplex ? 2 : 1;
   const std::string& t = common.name;
+  int64_t cables = host_total;
+  for (const Dim& d : dims) cables += d.cables * (routers / d.n);
+  reserve_elements(p, host_total, routers, w * cables + (common.hosts.loopback ? host_total : 0), "dims");
 
   std::vector<HostId> hosts;
   hosts.reserve(static_cast<size_t>(host_total));

@@ -140,6 +140,15 @@ BAD = [
     ("duplicate network name", "clusters:\n  - {name: x, prefix: c, count: 2, speed: 1Gf, bandwidth: 1Gbps, latency: 0}\n"
      "topology:\n  name: x\n  kind: torus\n  dims: [2]\n  prefix: n\n  speed: 1Gf\n"
      "  link: {bandwidth: 1Gbps, latency: 1us}\n", ["p.yaml:4:", "already declared at"]),
+    # Review regressions: a few lines asking for billions of elements are errors, not OOM.
+    ("dragonfly of a billion global links", "topology:\n  name: d\n  kind: dragonfly\n  groups: 2\n  routers: 1\n"
+     "  global_links: 500000000\n  prefix: n\n  speed: 1Gf\n  link: {bandwidth: 1Gbps, latency: 1us}\n",
+     ["p.yaml:", "at most"]),
+    ("xgft of a billion parallel cables", "topology:\n  name: x\n  kind: xgft\n  down: [1]\n  up: [1]\n"
+     "  parallel: [1000000000]\n  prefix: n\n  speed: 1Gf\n  link: {bandwidth: 1Gbps, latency: 1us}\n",
+     ["p.yaml:", "at most"]),
+    ("host names that are switch names", "topology:\n  name: t\n  kind: torus\n  dims: [2]\n  prefix: t_r\n"
+     "  speed: 1Gf\n  link: {bandwidth: 1Gbps, latency: 1us}\n", ["p.yaml:", "already taken"]),
     ("generated host name taken", "hosts:\n  - {name: n0, speed: 1Gf}\ntopology:\n  name: t\n  kind: torus\n"
      "  dims: [2]\n  prefix: n\n  speed: 1Gf\n  link: {bandwidth: 1Gbps, latency: 1us}\n", ["p.yaml:7:", "'n0'"]),
 ]
@@ -149,6 +158,15 @@ for name, yaml, expect in BAD:
         open(path, "w").write(yaml)
         p = run(["platform", "describe", path], expect_rc=2)
         check(f"bad input: {name}", p.returncode == 2 and all(s in p.stderr for s in expect), expect, p.stderr)
+# DOT strings escape quotes and backslashes (review regression).
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "q.yaml")
+    open(path, "w").write('hosts:\n  - {name: \'a"b\', speed: 1Gf}\n  - {name: \'c\\\', speed: 1Gf}\ntopology:\n  name: g\n'
+                          '  kind: graph\n  link: {bandwidth: 1Gbps, latency: 1us}\n  switches: [s0]\n  links:\n'
+                          '    - {between: [\'a"b\', s0]}\n    - {between: [\'c\\\', s0]}\n')
+    dot = run(["platform", "export", path, "--format", "dot"]).stdout
+    want = [r'"a\"b" [shape=box, label="a\"b"]', r'"c\\" -- "s0"', r'tooltip="g_c\\_s0_UP"']
+    check("dot escapes names", all(w in dot for w in want), want, dot)
 p = run(["platform", "routes", "examples/platforms/h8_s1.yaml", "--from", "h0", "--to", "h9"], expect_rc=2)
 check("routes unknown host", "unknown host 'h9'" in p.stderr and "did you mean" in p.stderr, "unknown host + suggestion", p.stderr)
 p = run(["platform", "export", "examples/platforms/h8_s1.yaml", "--format", "png"], expect_rc=2)

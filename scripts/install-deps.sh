@@ -8,6 +8,7 @@ set -euo pipefail
 packages=(
   g++ cmake make pkg-config
   libyaml-cpp-dev       # native YAML platform files
+  libexpat1-dev         # SimGrid platform XML
   nlohmann-json3-dev    # JSON results
   libgtest-dev          # unit tests (GoogleTest under ctest)
   python3               # golden-file and CLI tests

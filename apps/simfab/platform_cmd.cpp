@@ -9,7 +9,7 @@
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/spelling.hpp"
-#include "platform/yaml_platform.hpp"
+#include "platform/load_platform.hpp"
 #include "report/platform_report.hpp"
 #include "topo/export.hpp"
 
@@ -32,7 +32,7 @@ int describe(const std::string& file, const std::vector<std::string>& rest) {
   bool json = false;
   static constexpr CliOption kOptions[] = {{"--json", false}};
   parse_options(rest, kOptions, [&](std::string_view, const std::string&) { json = true; });
-  describe_platform(std::cout, load_platform_yaml(file), json);
+  describe_platform(std::cout, load_platform(file), json);
   return 0;
 }
 
@@ -50,7 +50,7 @@ int routes(const std::string& file, const std::vector<std::string>& rest) {
       throw usage_error("--salt takes a non-negative integer (the per-message randomness), got '" + value + "'");
   });
   if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST");
-  const Platform p = load_platform_yaml(file);
+  const Platform p = load_platform(file);
   const HostId a = named_host(p, "--from", from), b = named_host(p, "--to", to);
   if (!p.route(a, b, req))
     throw InputError(SourceLoc{file, 0, 0}, "no route from host '" + from + "' to host '" + to +
@@ -67,7 +67,7 @@ int export_graph(const std::string& file, const std::vector<std::string>& rest) 
   });
   if (format != "dot" && format != "json" && format != "lft")
     throw usage_error("--format must be dot, json or lft, got '" + format + "'");
-  const Platform p = load_platform_yaml(file);
+  const Platform p = load_platform(file);
   auto write = [&](std::ostream& out) {
     if (format == "dot") write_dot(out, p);
     else if (format == "json") write_graph_json(out, p);

@@ -7,7 +7,7 @@
 
 #include "mpi/coll/registry.hpp"
 #include "net/network_registry.hpp"
-#include "platform/yaml_platform.hpp"
+#include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
 #include "sim/hostfile.hpp"
@@ -42,7 +42,7 @@ uint64_t peak_rss() {
 
 Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   Platform platform;
-  if (!in.platform_path.empty()) platform = load_platform_yaml(in.platform_path);
+  if (!in.platform_path.empty()) platform = load_platform(in.platform_path);
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
   return platform;

@@ -29,7 +29,7 @@ for src in $(cd "$root" && find src -name '*.cpp' ! -name '*_test.cpp' | sort); 
 done
 status=0
 for t in $targets; do
-  clang++ "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$t.cpp" "${objs[@]}" -lyaml-cpp -o "$build/fuzz_$t"
+  clang++ "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$t.cpp" "${objs[@]}" -lyaml-cpp -lexpat -o "$build/fuzz_$t"
   mkdir -p "$root/tests/fuzz/work/$t" "$root/tests/fuzz/regressions/$t"
   echo "== fuzzing $t for ${secs}s"
   "$build/fuzz_$t" -max_total_time="$secs" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \

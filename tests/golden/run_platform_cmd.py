@@ -120,6 +120,23 @@ with tempfile.TemporaryDirectory() as tmp:
     run(["platform", "export", "examples/platforms/h8_s1.yaml", "--format", "dot", "-o", out])
     check("export -o", os.path.exists(out) and open(out).read().count(" -- ") == 8, "8 edges in the file", out)
 
+# SimGrid platform XML (issue 6, part 1): cluster16.xml is cluster16.yaml; the same run on both.
+spans = {}
+for ext in ["yaml", "xml"]:
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "r.json")
+        run(["run", "--platform", f"examples/platforms/cluster16.{ext}", "--trace", "examples/ti/allreduce16.ti",
+             "--cfg", "network/model=flow", "--json", out, "--quiet"])
+        spans[ext] = json.load(open(out))["makespan_ps"] if os.path.exists(out) else None
+check("XML and YAML cluster16 predict the same", spans["xml"] is not None and spans["xml"] == spans["yaml"], spans["yaml"], spans)
+with tempfile.TemporaryDirectory() as tmp:
+    path = os.path.join(tmp, "bad.xml")
+    open(path, "w").write('<?xml version="1.0"?>\n<platform version="4.1">\n  <zone id="z" routing="Full">\n'
+                          '    <disk id="d"/>\n  </zone>\n</platform>\n')
+    p = run(["platform", "describe", path], expect_rc=2)
+    check("XML unsupported element", "bad.xml:4:5:" in p.stderr and "<disk> is not supported" in p.stderr,
+          "bad.xml:4:5: <disk> is not supported", p.stderr)
+
 # Bad input: exit 2, file:line:column and what would work; nothing written.
 BAD = [
     ("fat-tree odd k", "topology:\n  name: ft\n  kind: fat-tree\n  k: 5\n  prefix: n\n  speed: 1Gf\n"

@@ -1,0 +1,20 @@
+#include "platform/load_platform.hpp"
+
+#include "core/mapped_file.hpp"
+#include "platform/xml_platform.hpp"
+#include "platform/yaml_platform.hpp"
+
+namespace simfab {
+
+bool looks_like_xml(std::string_view text) {
+  if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  return first != std::string_view::npos && text[first] == '<';
+}
+
+Platform load_platform(const std::string& path) {
+  MappedFile file(path);
+  return looks_like_xml(file.text()) ? parse_platform_xml(file.text(), path) : parse_platform_yaml(file.text(), path);
+}
+
+}  // namespace simfab

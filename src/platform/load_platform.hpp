@@ -1,0 +1,20 @@
+// Loading a platform file in either format simfab reads: its native YAML
+// (platform/yaml_platform.cpp) or SimGrid's platform XML (platform/xml_platform.hpp). The format
+// is the file's: XML when its first non-blank text is "<" (an XML declaration, a DOCTYPE or the
+// <platform> element), YAML otherwise, whatever the extension.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include "platform/platform.hpp"
+
+namespace simfab {
+
+// Throws InputError naming the file, line and column of the offending text.
+Platform load_platform(const std::string& path);
+
+// True when `text` looks like XML (first non-blank character '<', after a UTF-8 byte-order mark).
+bool looks_like_xml(std::string_view text);
+
+}  // namespace simfab

@@ -114,6 +114,14 @@ const std::string& Platform::node_name(NodeId n) const {
   return is_switch(n) ? switch_name(switch_of(n)) : host(n).name;
 }
 
+std::optional<LinkId> Platform::find_split_duplex(const std::string& name) const {
+  auto up = find_link(name + "_UP");
+  if (!up) return std::nullopt;
+  const LinkId twin = link(*up).twin;
+  if (twin < 0 || link(twin).name != name + "_DOWN") return std::nullopt;
+  return up;
+}
+
 std::optional<HostId> Platform::find_host(const std::string& name) const {
   auto it = host_index_.find(name);
   if (it == host_index_.end()) return std::nullopt;

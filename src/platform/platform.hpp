@@ -169,6 +169,8 @@ class Platform {
   const std::vector<PlatformSetting>& settings() const { return settings_; }
   std::optional<HostId> find_host(const std::string& name) const;
   std::optional<LinkId> find_link(const std::string& name) const;
+  // The up direction of the split-duplex link named `name` ("X_UP" twinned with "X_DOWN"), if any.
+  std::optional<LinkId> find_split_duplex(const std::string& name) const;
   bool is_ideal() const { return ideal_; }
   const std::string& source() const { return source_; }
   void set_source(std::string s) { source_ = std::move(s); }

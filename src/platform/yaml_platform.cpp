@@ -245,19 +245,11 @@ class PlatformBuilder {
     platform_.add_host(std::move(h));
   }
 
-  // The up direction of the split-duplex link named `name` ("X" for "X_UP" and "X_DOWN").
-  std::optional<LinkId> split_duplex(const std::string& name) const {
-    auto up = platform_.find_link(name + "_UP");
-    if (!up) return std::nullopt;
-    LinkId twin = platform_.link(*up).twin;
-    if (twin < 0 || platform_.link(twin).name != name + "_DOWN") return std::nullopt;
-    return up;
-  }
 
   // Throws unless `name` is free: neither a link nor a split-duplex link's name.
   void check_link_name(const std::string& name, const YamlMap& m, const YamlField& at, bool generated) const {
     std::optional<LinkId> existing = platform_.find_link(name);
-    if (!existing) existing = split_duplex(name);
+    if (!existing) existing = platform_.find_split_duplex(name);
     if (!existing) return;
     std::string what =
         generated ? m.what() + " generates link '" + name + "'" : "duplicate link name '" + name + "'";
@@ -591,7 +583,7 @@ class PlatformBuilder {
                       "expected a link name in the 'links' of " + m.what() + ", got " + describe_node(item));
     const std::string& name = item.Scalar();
     if (auto l = platform_.find_link(name)) return *l;
-    if (split_duplex(name))
+    if (platform_.find_split_duplex(name))
       throw in_.error(item, "link '" + name + "' is split-duplex: name a direction, '" + name + "_UP' or '" +
                                 name + "_DOWN'");
     std::string msg = "unknown link '" + name + "' in " + m.what();

@@ -67,6 +67,9 @@
 
 namespace simfab {
 
+// The most hosts a platform may have: every loader and generator checks it.
+constexpr int64_t kMaxPlatformHosts = 16'777'216;
+
 enum class LinkSharing : uint8_t { kShared, kFatpipe };
 
 struct Host {

@@ -28,7 +28,6 @@
 namespace simfab {
 namespace {
 
-constexpr int64_t kMaxHosts = 16'777'216;
 
 // The attributes of one start tag, in order.
 struct Attrs {
@@ -416,7 +415,7 @@ class XmlBuilder {
         if (platform_.link(*l).from == kNoNode) platform_.join(*l, host_node(platform_.host_count()), host_node(platform_.host_count()));
       }
     }
-    if (platform_.host_count() >= kMaxHosts) throw error("too many hosts; at most " + std::to_string(kMaxHosts));
+    if (platform_.host_count() >= kMaxPlatformHosts) throw error("too many hosts; at most " + std::to_string(kMaxPlatformHosts));
     decl_.emplace("h:" + h.name, "declared at " + where(here()));
     platform_.add_host(std::move(h));
   }
@@ -582,11 +581,11 @@ void XmlBuilder::read_cluster(const Attrs& a) {
   priv.latency = latency("cluster", "lat", require("cluster", a, "lat", "each host's private link, e.g. 1us"));
   const Policy priv_policy = policy("cluster", a, "sharing_policy", true);
   priv.sharing = priv_policy == Policy::kFatpipe ? LinkSharing::kFatpipe : LinkSharing::kShared;
-  auto parsed = parse_radical(radical_text, kMaxHosts);
+  auto parsed = parse_radical(radical_text, kMaxPlatformHosts);
   if (auto* why = std::get_if<std::string>(&parsed)) throw error("bad 'radical' of <cluster id='" + id + "'>: " + *why);
   const Radical radical = std::get<Radical>(std::move(parsed));
-  if (platform_.host_count() + radical.count > kMaxHosts)
-    throw error("<cluster id='" + id + "'> brings the platform to more than " + std::to_string(kMaxHosts) + " hosts");
+  if (platform_.host_count() + radical.count > kMaxPlatformHosts)
+    throw error("<cluster id='" + id + "'> brings the platform to more than " + std::to_string(kMaxPlatformHosts) + " hosts");
   const std::string* topo = a.get("topology");
   const std::string kind = topo ? *topo : "FLAT";
   if (kind != "FLAT" && kind != "FAT_TREE" && kind != "TORUS" && kind != "DRAGONFLY")
@@ -710,12 +709,12 @@ void XmlBuilder::cluster_topology(const Attrs& a, const std::string& id, const s
       for (const std::string& d : split_fields(params, ',')) {
         char* end = nullptr;
         long v = std::strtol(d.c_str(), &end, 10);
-        if (d.empty() || *end != '\0' || v < 1 || v > kMaxHosts)
+        if (d.empty() || *end != '\0' || v < 1 || v > kMaxPlatformHosts)
           throw error("bad 'topo_parameters' \"" + params + "\" of " + tag +
                       ": expected comma-separated dimension sizes >= 1, e.g. \"4,4,4\"; got '" + d + "'");
         tp.dims.push_back(static_cast<int>(v));
         n *= v;
-        if (n > kMaxHosts) throw error("'topo_parameters' \"" + params + "\" of " + tag + " give too many hosts");
+        if (n > kMaxPlatformHosts) throw error("'topo_parameters' \"" + params + "\" of " + tag + " give too many hosts");
       }
       tp.wrap.assign(tp.dims.size(), true);
       tp.hosts_per_router = 1;

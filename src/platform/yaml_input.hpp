@@ -90,6 +90,8 @@ class YamlMap {
 
   // The field, or nullptr when the key is absent.
   const YamlField* find(std::string_view key) const;
+  // Every field, in document order.
+  const std::vector<YamlField>& fields() const { return fields_; }
   // The field; when absent, an InputError at the mapping: "<what> needs '<key>' (<hint>)".
   const YamlField& require(std::string_view key, std::string_view hint) const;
 

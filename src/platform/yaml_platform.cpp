@@ -143,7 +143,6 @@ namespace simfab {
 
 namespace {
 
-constexpr int64_t kMaxHosts = 16'777'216;  // per cluster and in total
 constexpr int64_t kMaxCores = 2'147'483'647;
 // Unknown host or link names get a spelling suggestion only among this many candidates.
 constexpr size_t kMaxSuggestionCandidates = 4096;
@@ -330,8 +329,8 @@ class PlatformBuilder {
     h.cores = cores(m);
     std::optional<Link> loopback;
     if (const YamlField* f = m.find("loopback")) loopback = read_loopback(m, *f);
-    if (platform_.host_count() >= kMaxHosts)
-      throw m.error(name_f, "too many hosts; a platform has at most " + std::to_string(kMaxHosts));
+    if (platform_.host_count() >= kMaxPlatformHosts)
+      throw m.error(name_f, "too many hosts; a platform has at most " + std::to_string(kMaxPlatformHosts));
     const std::string declared = "declared at " + where(in_.loc(name_f.value));
     host_spans_.push_back(Span{platform_.host_count(), declared});
     if (loopback) {
@@ -455,17 +454,17 @@ class PlatformBuilder {
                       m.what() + " needs 'count' (number of hosts) or 'radical' (indices, e.g. \"0-15\")");
     Radical r;
     if (count_f) {
-      r.count = m.integer(*count_f, 1, kMaxHosts);
+      r.count = m.integer(*count_f, 1, kMaxPlatformHosts);
       r.ranges.push_back(IndexRange{0, r.count - 1});
     } else {
-      auto parsed = parse_radical(m.scalar(*radical_f, "indices like \"0-15\" or \"0-3,8-11\""), kMaxHosts);
+      auto parsed = parse_radical(m.scalar(*radical_f, "indices like \"0-15\" or \"0-3,8-11\""), kMaxPlatformHosts);
       if (auto* why = std::get_if<std::string>(&parsed)) throw m.error(*radical_f, *why);
       r = std::get<Radical>(std::move(parsed));
     }
-    if (platform_.host_count() + r.count > kMaxHosts)
+    if (platform_.host_count() + r.count > kMaxPlatformHosts)
       throw m.error(count_f ? *count_f : *radical_f,
                     m.what() + " brings the platform to " + std::to_string(platform_.host_count() + r.count) +
-                        " hosts; at most " + std::to_string(kMaxHosts) + " are allowed");
+                        " hosts; at most " + std::to_string(kMaxPlatformHosts) + " are allowed");
     return r;
   }
 

@@ -58,7 +58,6 @@
 namespace simfab {
 namespace {
 
-constexpr int64_t kMaxHosts = 16'777'216;
 constexpr int64_t kMaxCount = 1'000'000'000;
 
 struct Kind {
@@ -120,10 +119,10 @@ class TopologyReader {
       const YamlField* f = key.empty() ? nullptr : m_.find(key);
       throw m_.error(f ? *f : m_.require("kind", ""), std::string(e.what()));
     }
-    if (p_.host_count() > kMaxHosts)
+    if (p_.host_count() > kMaxPlatformHosts)
       throw m_.error(m_.require("kind", ""), m_.what() + " brings the platform to " +
                                                  std::to_string(p_.host_count()) + " hosts; at most " +
-                                                 std::to_string(kMaxHosts) + " are allowed");
+                                                 std::to_string(kMaxPlatformHosts) + " are allowed");
     if (kind_->generates_hosts && p_.host_count() == before)
       throw m_.error(m_.require("kind", ""), m_.what() + " generates no host");
   }
@@ -142,24 +141,15 @@ class TopologyReader {
                           "; expected one of " + joined(names));
   }
 
+  // Every key present must be a common key, a host key (kinds that generate hosts) or the kind's.
   void check_keys() const {
-    static const std::vector<std::string_view> common = {"name", "kind", "routing", "link", "host_link", "duplex"};
-    static const std::vector<std::string_view> host_keys = {"prefix", "suffix", "speed", "cores", "loopback"};
-    for (std::string_view key : {"k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
-                                 "hosts_per_router", "groups", "routers", "global_links", "arrangement",
-                                 "global_link", "ugal_threshold", "switches", "links", "prefix", "suffix", "speed",
-                                 "cores", "loopback"}) {
-      const YamlField* f = m_.find(key);
-      if (!f) continue;
-      const auto& own = kind_->keys;
-      const bool host_key = std::find(host_keys.begin(), host_keys.end(), key) != host_keys.end();
-      if (std::find(own.begin(), own.end(), key) != own.end() || (host_key && kind_->generates_hosts)) continue;
-      std::vector<std::string_view> valid = common;
-      if (kind_->generates_hosts) valid.insert(valid.end(), host_keys.begin(), host_keys.end());
-      valid.insert(valid.end(), own.begin(), own.end());
-      throw m_.error(*f, "'" + std::string(key) + "' is not a parameter of a " + std::string(kind_->name) +
-                             " topology; it takes " + joined(valid));
-    }
+    std::vector<std::string_view> valid = {"name", "kind", "routing", "link", "host_link", "duplex"};
+    if (kind_->generates_hosts) valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback"});
+    valid.insert(valid.end(), kind_->keys.begin(), kind_->keys.end());
+    for (const YamlField& f : m_.fields())
+      if (std::find(valid.begin(), valid.end(), f.key) == valid.end())
+        throw m_.error(f, "'" + f.key + "' is not a parameter of a " + std::string(kind_->name) +
+                              " topology; it takes " + joined(valid));
   }
 
   std::string_view read_routing() const {

@@ -15,7 +15,6 @@
 namespace simfab {
 namespace {
 
-constexpr int64_t kMaxHosts = 16'777'216;
 constexpr int64_t kMaxLinks = int64_t{1} << 30;
 
 int64_t floor_div(int64_t n, int64_t d) { return n >= 0 ? n / d : -((-n + d - 1) / d); }
@@ -245,7 +244,8 @@ std::string working_groups(int64_t ports, int64_t requested) {
   return s;
 }
 
-void validate(const DragonflyParams& d) {
+// Throws TopologyError for impossible parameters; returns the cable count (hosts + local + global).
+int64_t validate(const DragonflyParams& d) {
   const int64_t g = d.groups, a = d.routers, p = d.hosts_per_router, h = d.global_per_router;
   if (g < 1) throw TopologyError("groups", "groups is " + std::to_string(g) + "; a dragonfly needs >= 1 group");
   if (a < 1) throw TopologyError("routers", "routers is " + std::to_string(a) + "; every group needs >= 1 router");
@@ -261,11 +261,11 @@ void validate(const DragonflyParams& d) {
     throw TopologyError("global_links", "global_links is 0, which leaves the " + std::to_string(g) +
                                             " groups disconnected; give each router >= 1 global link");
   // Capped products: g, a, p and h are ints, their product may not fit 64 bits.
-  const int64_t hosts = std::min(std::min(g * a, kMaxHosts + 1) * p, kMaxHosts + 1);
-  if (hosts > kMaxHosts)
+  const int64_t hosts = std::min(std::min(g * a, kMaxPlatformHosts + 1) * p, kMaxPlatformHosts + 1);
+  if (hosts > kMaxPlatformHosts)
     throw TopologyError("groups", "groups x routers x hosts_per_router = " + std::to_string(g) + " x " +
                                       std::to_string(a) + " x " + std::to_string(p) + " hosts is more than " +
-                                      std::to_string(kMaxHosts));
+                                      std::to_string(kMaxPlatformHosts));
   const int64_t cables = hosts + g * a * (a - 1) / 2 + g * a * h / 2;
   if (2 * cables > kMaxLinks)
     throw TopologyError("routers", "the dragonfly would have " + std::to_string(cables) + " cables; at most " +
@@ -282,6 +282,7 @@ void validate(const DragonflyParams& d) {
             working_groups(a * h, g) + "; with " + std::to_string(g) + " groups, global_links must be a multiple of " +
             std::to_string(step));
   }
+  return cables;
 }
 
 }  // namespace
@@ -297,7 +298,7 @@ DragonflyPort dragonfly_peer(const DragonflyParams& params, int group, int port)
 }
 
 int add_dragonfly(Platform& p, const TopoCommon& common, const DragonflyParams& params, DragonflyRouting routing) {
-  validate(params);
+  const int64_t cables = validate(params);
   DragonflyTopology::Layout l;
   l.g = params.groups;
   l.a = params.routers;
@@ -309,7 +310,6 @@ int add_dragonfly(Platform& p, const TopoCommon& common, const DragonflyParams& 
   const std::string& t = common.name;
   const int64_t routers = l.g * l.a;
   const int64_t host_total = routers * l.p;
-  const int64_t cables = host_total + l.g * (l.a * (l.a - 1) / 2) + l.g * l.a * l.h / 2;
   reserve_elements(p, host_total, routers, l.w * cables + (common.hosts.loopback ? host_total : 0), "groups");
 
   std::vector<HostId> hosts;

@@ -14,7 +14,6 @@ namespace simfab {
 namespace {
 
 constexpr int kMaxLevels = 32;
-constexpr int64_t kMaxHosts = int64_t{1} << 24;
 constexpr int64_t kMaxId = std::numeric_limits<int32_t>::max();
 // Counts saturate here, far above every limit, so a product of up to 32 factors never overflows.
 constexpr int64_t kSaturated = int64_t{1} << 62;
@@ -188,9 +187,9 @@ int64_t XgftCounts::total_cables() const {
 XgftCounts xgft_counts(const XgftParams& params) {
   check_sizes(params);
   XgftCounts c = counts_of(params);
-  if (c.hosts > kMaxHosts)
+  if (c.hosts > kMaxPlatformHosts)
     throw TopologyError("down", "down = " + list_text(params.down) + " gives " + count_text(c.hosts) +
-                                    " hosts (their product), over the limit of " + std::to_string(kMaxHosts) +
+                                    " hosts (their product), over the limit of " + std::to_string(kMaxPlatformHosts) +
                                     "; use fewer levels or fewer children per switch");
   if (c.total_switches() > kMaxId - 1)
     throw TopologyError("up", "up = " + list_text(params.up) + " gives " + count_text(c.total_switches()) +
@@ -218,12 +217,12 @@ XgftParams k_ary_n_tree(int k, int n) {
   int max_n = 0;
   for (int i = 1; i <= n; ++i) {
     hosts = sat_mul(hosts, k);
-    if (hosts <= kMaxHosts) max_n = i;
+    if (hosts <= kMaxPlatformHosts) max_n = i;
   }
-  if (hosts > kMaxHosts)
+  if (hosts > kMaxPlatformHosts)
     throw TopologyError("levels", "a " + std::to_string(k) + "-ary " + std::to_string(n) + "-tree has " + std::to_string(k) +
                                       "^" + std::to_string(n) + " hosts, over the limit of " +
-                                      std::to_string(kMaxHosts) + "; with k = " + std::to_string(k) +
+                                      std::to_string(kMaxPlatformHosts) + "; with k = " + std::to_string(k) +
                                       " use at most " + std::to_string(max_n) + " levels");
   XgftParams x;
   x.down.assign(static_cast<size_t>(n), k);
@@ -245,12 +244,12 @@ XgftParams k_port_fat_tree(int k, int levels) {
   int max_levels = 1;
   for (int i = 2; i <= levels; ++i) {
     hosts = sat_mul(hosts, k / 2);
-    if (hosts <= kMaxHosts) max_levels = i;
+    if (hosts <= kMaxPlatformHosts) max_levels = i;
   }
-  if (hosts > kMaxHosts)
+  if (hosts > kMaxPlatformHosts)
     throw TopologyError("levels", "a " + std::to_string(levels) + "-level fat-tree of " + std::to_string(k) +
                                       "-port switches has " + count_text(hosts) + " hosts, over the limit of " +
-                                      std::to_string(kMaxHosts) + "; with k = " + std::to_string(k) +
+                                      std::to_string(kMaxPlatformHosts) + "; with k = " + std::to_string(k) +
                                       " use at most " + std::to_string(max_levels) + " levels");
   XgftParams x;
   x.down.assign(static_cast<size_t>(levels), k / 2);

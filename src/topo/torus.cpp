@@ -12,7 +12,6 @@
 namespace simfab {
 namespace {
 
-constexpr int64_t kMaxHosts = 16'777'216;
 
 // Cables of one line of n routers along a dimension (torus.hpp).
 int cables_per_line(int n, bool wrap) {
@@ -139,12 +138,12 @@ void validate(const TorusParams& t) {
   int64_t hosts = t.hosts_per_router;
   std::string product;
   for (int n : t.dims) {
-    hosts = std::min<int64_t>(hosts * n, kMaxHosts + 1);
+    hosts = std::min<int64_t>(hosts * n, kMaxPlatformHosts + 1);
     product += (product.empty() ? "" : " x ") + std::to_string(n);
   }
-  if (hosts > kMaxHosts)
+  if (hosts > kMaxPlatformHosts)
     throw TopologyError("dims", product + " routers x " + std::to_string(t.hosts_per_router) +
-                                    " hosts per router is more than " + std::to_string(kMaxHosts) +
+                                    " hosts per router is more than " + std::to_string(kMaxPlatformHosts) +
                                     " hosts; use fewer or smaller dimensions");
 }
 

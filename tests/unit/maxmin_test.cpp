@@ -63,6 +63,32 @@ TEST(MaxMin, WeightsOneAndThreeGetAQuarterAndThreeQuarters) {
   EXPECT_EQ(s.rate(b), 6);  // 3C/4
 }
 
+TEST(MaxMin, UsageCoefficientsModelSimGridCrossTraffic) {
+  // SimGrid's cross traffic: a flow loads its own route at 1 and its reverse route at 0.05. Two
+  // hosts exchanging over one shared link of 100 (both directions on it) use it at 1.05 each:
+  // 2 * 1.05 * rho = 100. Over split-duplex twins, a one-way flow alone gets 100, and two
+  // opposite flows each get 100 / 1.05 (1 * rho_a + 0.05 * rho_b = 100 on each twin).
+  MaxMinSystem s;
+  const ConstraintId shared = s.add_constraint(100), up = s.add_constraint(100), down = s.add_constraint(100);
+  const FlowId a = s.add_flow(1, 0, Route{shared}, std::vector<double>{1.05});
+  const FlowId b = s.add_flow(1, 0, Route{shared}, std::vector<double>{1.05});
+  const FlowId c = s.add_flow(1, 0, Route{up, down}, std::vector<double>{1, 0.05});
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(a), 100 / 2.1);
+  EXPECT_DOUBLE_EQ(s.rate(b), 100 / 2.1);
+  EXPECT_DOUBLE_EQ(s.rate(c), 100);
+  EXPECT_DOUBLE_EQ(s.usage(shared), 100);
+  const FlowId d = s.add_flow(1, 0, Route{down, up}, std::vector<double>{1, 0.05});
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(c), 100 / 1.05);
+  EXPECT_DOUBLE_EQ(s.rate(d), 100 / 1.05);
+  // A fatpipe caps a flow at C / a_ij.
+  const ConstraintId pipe = s.add_constraint(10, kFatpipe);
+  const FlowId e = s.add_flow(1, 0, Route{pipe}, std::vector<double>{2});
+  s.solve();
+  EXPECT_DOUBLE_EQ(s.rate(e), 5);
+}
+
 TEST(MaxMin, WorkedExampleThreeLinksFourFlows) {
   // The example of maxmin.hpp: L3 saturates first (f3 = f4 = 4/2), then L1 (f1 = f2 = 10/2).
   MaxMinSystem s;
@@ -176,7 +202,15 @@ struct FlowSpec {
   double weight;
   double bound;
   Route route;
+  std::vector<double> usage;  // a_ij per route entry, or empty (all 1)
+  double a(size_t k) const { return usage.empty() ? 1.0 : usage[k]; }
 };
+
+// One flow in three uses coefficients (SimGrid's cross traffic: 0.05 to 1.05, and beyond).
+void random_usage(std::mt19937_64& rng, FlowSpec& f) {
+  if (below(rng, 3) != 0) return;
+  for (size_t k = 0; k < f.route.size(); ++k) f.usage.push_back(below(rng, 4) == 0 ? 0.05 : uniform(rng, 0.05, 3));
+}
 struct Instance {
   std::vector<double> capacity;
   std::vector<ConstraintKind> kind;
@@ -202,6 +236,7 @@ Instance random_instance(std::mt19937_64& rng) {
       std::swap(perm[k], perm[k + below(rng, m - k)]);
       f.route.push_back(ConstraintId(perm[k]));
     }
+    random_usage(rng, f);
     in.flows.push_back(std::move(f));
   }
   return in;
@@ -209,7 +244,7 @@ Instance random_instance(std::mt19937_64& rng) {
 
 void build(MaxMinSystem& s, const Instance& in, std::vector<FlowId>& ids) {
   for (size_t j = 0; j < in.capacity.size(); ++j) s.add_constraint(in.capacity[j], in.kind[j]);
-  for (const FlowSpec& f : in.flows) ids.push_back(s.add_flow(f.weight, f.bound, f.route));
+  for (const FlowSpec& f : in.flows) ids.push_back(s.add_flow(f.weight, f.bound, f.route, f.usage));
 }
 
 // Feasibility and max-min optimality, as stated in maxmin.hpp. `live` selects the flows present.
@@ -225,12 +260,13 @@ void expect_maxmin(const MaxMinSystem& s, const Instance& in, const std::vector<
     if (in.flows[i].bound > 0) {
       EXPECT_LE(r, in.flows[i].bound * (1 + kRel));
     }
-    for (ConstraintId c : in.flows[i].route) {
-      const auto j = static_cast<uint32_t>(c);
-      sum[j] += r;
+    for (size_t k = 0; k < in.flows[i].route.size(); ++k) {
+      const auto j = static_cast<uint32_t>(in.flows[i].route[k]);
+      const double used = in.flows[i].a(k) * r;
+      sum[j] += used;
       max_norm[j] = std::max(max_norm[j], r / in.flows[i].weight);
       if (in.kind[j] == kFatpipe) {
-        EXPECT_LE(r, in.capacity[j] * (1 + kRel));
+        EXPECT_LE(used, in.capacity[j] * (1 + kRel));
       }
     }
   }
@@ -244,9 +280,9 @@ void expect_maxmin(const MaxMinSystem& s, const Instance& in, const std::vector<
     const FlowSpec& f = in.flows[i];
     const double r = s.rate(ids[i]);
     double own = f.bound > 0 ? f.bound : INFINITY;
-    for (ConstraintId c : f.route)
-      if (in.kind[static_cast<uint32_t>(c)] == kFatpipe)
-        own = std::min(own, in.capacity[static_cast<uint32_t>(c)]);
+    for (size_t k = 0; k < f.route.size(); ++k)
+      if (in.kind[static_cast<uint32_t>(f.route[k])] == kFatpipe)
+        own = std::min(own, in.capacity[static_cast<uint32_t>(f.route[k])] / f.a(k));
     bool ok = r >= own * (1 - kRel);
     for (ConstraintId c : f.route) {
       const auto j = static_cast<uint32_t>(c);
@@ -294,7 +330,7 @@ std::vector<double> from_scratch(const Instance& in, const std::vector<FlowId>& 
   for (size_t j = 0; j < in.capacity.size(); ++j) fresh.add_constraint(in.capacity[j], in.kind[j]);
   std::vector<FlowId> fresh_ids(ids.size());
   for (size_t k : order)
-    fresh_ids[k] = fresh.add_flow(in.flows[k].weight, in.flows[k].bound, in.flows[k].route);
+    fresh_ids[k] = fresh.add_flow(in.flows[k].weight, in.flows[k].bound, in.flows[k].route, in.flows[k].usage);
   fresh.solve();
   std::vector<double> rates(ids.size(), 0);
   for (size_t k : order) rates[k] = fresh.rate(fresh_ids[k]);
@@ -317,7 +353,7 @@ TEST(MaxMin, IncrementalEqualsFromScratchWithBatchedChanges) {
       if (live[i]) {
         s.remove_flow(ids[i]);
       } else {
-        ids[i] = s.add_flow(in.flows[i].weight, in.flows[i].bound, in.flows[i].route);
+        ids[i] = s.add_flow(in.flows[i].weight, in.flows[i].bound, in.flows[i].route, in.flows[i].usage);
       }
       live[i] = !live[i];
       if (below(rng, 3) == 0) continue;  // sometimes batch several changes into one solve
@@ -579,6 +615,7 @@ FlowSpec random_flow(std::mt19937_64& rng, const Instance& in) {
     std::swap(perm[k], perm[k + below(rng, m - k)]);
     f.route.push_back(ConstraintId(perm[k]));
   }
+  random_usage(rng, f);
   return f;
 }
 
@@ -618,8 +655,8 @@ TEST(MaxMin, IncrementalEqualsFromScratchUnderRandomChurn) {
       } else if (below(rng, static_cast<uint32_t>(2 * target)) >= live_list.size()) {
         in.flows.push_back(random_flow(rng, in));
         const FlowSpec& f = in.flows.back();
-        ids.push_back(s.add_flow(f.weight, f.bound, f.route));
-        EXPECT_EQ(twin.add_flow(f.weight, f.bound, f.route), ids.back());
+        ids.push_back(s.add_flow(f.weight, f.bound, f.route, f.usage));
+        EXPECT_EQ(twin.add_flow(f.weight, f.bound, f.route, f.usage), ids.back());
         live.push_back(true);
         live_list.push_back(ids.size() - 1);
       } else {

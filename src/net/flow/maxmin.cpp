@@ -64,17 +64,21 @@ void MaxMinSystem::set_capacity(ConstraintId id, double capacity) {
 double MaxMinSystem::capacity(ConstraintId c) const { return constraint(c).capacity; }
 ConstraintKind MaxMinSystem::kind(ConstraintId c) const { return constraint(c).kind; }
 
-FlowId MaxMinSystem::add_flow(double weight, double bound, std::span<const ConstraintId> route) {
+FlowId MaxMinSystem::add_flow(double weight, double bound, std::span<const ConstraintId> route,
+                              std::span<const double> usage) {
   SIMFAB_CHECK(valid_weight(weight), "flow weight must be finite and > 0, got " +
                                          std::to_string(weight));
   SIMFAB_CHECK(valid_bound(bound), "flow bound must be 0 (none) or finite and > 0, got " +
                                        std::to_string(bound));
   SIMFAB_CHECK(!route.empty() || bound > 0, "a flow with an empty route needs a bound");
+  SIMFAB_CHECK(usage.empty() || usage.size() == route.size(), "one usage coefficient per route entry");
   std::vector<RouteEntry> entries;
   entries.reserve(route.size());
-  for (ConstraintId c : route) {
-    constraint(c);  // checks the id
-    entries.push_back(RouteEntry{raw(c), 0});
+  for (size_t k = 0; k < route.size(); ++k) {
+    constraint(route[k]);  // checks the id
+    const double a = usage.empty() ? 1.0 : usage[k];
+    SIMFAB_CHECK(valid_weight(a), "usage coefficient must be finite and > 0, got " + std::to_string(a));
+    entries.push_back(RouteEntry{raw(route[k]), 0, a});
   }
   std::sort(entries.begin(), entries.end(),
             [](const RouteEntry& a, const RouteEntry& b) { return a.constraint < b.constraint; });
@@ -92,9 +96,10 @@ FlowId MaxMinSystem::add_flow(double weight, double bound, std::span<const Const
   f.dirty = true;
   f.mark = kNoMark;
   for (RouteEntry& e : entries) {
-    std::vector<uint32_t>& users = constraints_[e.constraint].flows;
-    e.pos = static_cast<uint32_t>(users.size());
-    users.push_back(id);  // the constraints are not touched: the new flow visits them
+    Constraint& c = constraints_[e.constraint];
+    e.pos = static_cast<uint32_t>(c.flows.size());
+    c.flows.push_back(id);  // the constraints are not touched: the new flow visits them
+    c.usage.push_back(e.usage);
   }
   f.route = std::move(entries);
   dirty_flows_.push_back(id);
@@ -105,10 +110,12 @@ void MaxMinSystem::remove_flow(FlowId fid) {
   flow(fid);  // checks liveness
   Flow& f = flows_[raw(fid)];
   for (const RouteEntry& e : f.route) {
-    std::vector<uint32_t>& users = constraints_[e.constraint].flows;
-    const uint32_t moved = users.back();
-    users[e.pos] = moved;
-    users.pop_back();
+    Constraint& c = constraints_[e.constraint];
+    const uint32_t moved = c.flows.back();
+    c.flows[e.pos] = moved;
+    c.usage[e.pos] = c.usage.back();
+    c.flows.pop_back();
+    c.usage.pop_back();
     if (moved != raw(fid)) {
       for (RouteEntry& me : flows_[moved].route) {
         if (me.constraint == e.constraint) {
@@ -135,8 +142,10 @@ double MaxMinSystem::usage(ConstraintId id) const {
   SIMFAB_CHECK(!needs_solve(), "usage() read before solve()");
   const Constraint& c = constraint(id);
   double sum = 0;
-  for (uint32_t f : c.flows)
-    sum = c.kind == ConstraintKind::kShared ? sum + flows_[f].rate : std::max(sum, flows_[f].rate);
+  for (size_t k = 0; k < c.flows.size(); ++k) {
+    const double used = c.usage[k] * flows_[c.flows[k]].rate;
+    sum = c.kind == ConstraintKind::kShared ? sum + used : std::max(sum, used);
+  }
   return sum;
 }
 
@@ -258,9 +267,10 @@ size_t MaxMinSystem::fill_closure() {
     Constraint& c = constraints_[visited_[j]];
     c.local = static_cast<uint32_t>(j);
     if (c.kind != ConstraintKind::kShared || c.expanded == epoch_) continue;
-    for (uint32_t f : c.flows) {  // a boundary constraint: its fixed flows keep their rates
-      if (flows_[f].mark == epoch_) continue;
-      frozen_sum_[j] += flows_[f].rate;
+    for (size_t k = 0; k < c.flows.size(); ++k) {  // a boundary constraint: fixed flows keep their rates
+      const Flow& f = flows_[c.flows[k]];
+      if (f.mark == epoch_) continue;
+      frozen_sum_[j] += c.usage[k] * f.rate;
       has_fixed_[j] = 1;
     }
   }
@@ -271,6 +281,7 @@ size_t MaxMinSystem::fill_closure() {
   frozen_.assign(n, 0);
   route_start_.clear();
   route_local_.clear();
+  route_usage_.clear();
   limit_order_.clear();
   for (size_t i = 0; i < n; ++i) {
     const Flow& f = flows_[closure_[i]];
@@ -279,11 +290,12 @@ size_t MaxMinSystem::fill_closure() {
     for (const RouteEntry& e : f.route) {
       const Constraint& c = constraints_[e.constraint];
       if (c.kind == ConstraintKind::kFatpipe) {
-        limit = std::min(limit, c.capacity);
+        limit = std::min(limit, c.capacity / e.usage);
         continue;
       }
       route_local_.push_back(c.local);
-      active_weight_[c.local] += f.weight;
+      route_usage_.push_back(e.usage);
+      active_weight_[c.local] += e.usage * f.weight;
       ++active_count_[c.local];
     }
     SIMFAB_CHECK(limit < kInf || route_start_.back() < route_local_.size(),
@@ -316,7 +328,7 @@ size_t MaxMinSystem::fill_closure() {
     return left / active_weight_[j];
   };
   // heap_: a min-heap of levels, one entry per constraint still open. Freezing a flow at t on j
-  // never lowers j's level L (the new level is L + w (L - t) / (W_j - w) >= L), so a stored key
+  // never lowers j's level L (the new level is L + u (L - t) / (W_j - u) >= L, u = a_ij w_i), so a key
   // is a lower bound of the current level: a top whose key is out of date goes back in with its
   // current level, and a top whose key is current is the true minimum. (Rounding can lower a
   // level by a hair; the top is then re-keyed the same way.)
@@ -346,6 +358,11 @@ size_t MaxMinSystem::fill_closure() {
   std::make_heap(heap_.begin(), heap_.end(), later);
 
   size_t frozen = 0;
+  auto usage_on = [&](uint32_t i, uint32_t j) {  // a_ij of local flow i on local constraint j
+    for (uint32_t k = route_start_[i]; k < route_start_[i + 1]; ++k)
+      if (route_local_[k] == j) return route_usage_[k];
+    return 0.0;
+  };
   // Freezing flow i at `rate` moves it from W_j to F_j on each of its constraints.
   auto freeze = [&](uint32_t i, double rate) {
     flows_[closure_[i]].rate = rate;
@@ -353,13 +370,13 @@ size_t MaxMinSystem::fill_closure() {
     ++frozen;
     for (uint32_t k = route_start_[i]; k < route_start_[i + 1]; ++k) {
       const uint32_t j = route_local_[k];
-      frozen_sum_[j] += rate;
-      active_weight_[j] -= weight_[i];
+      frozen_sum_[j] += route_usage_[k] * rate;
+      active_weight_[j] -= route_usage_[k] * weight_[i];
       if (--active_count_[j] > 0 && !(active_weight_[j] > 0)) {
         // Cancellation ate W_j (weights ~1e16 apart): sum it afresh.
         active_weight_[j] = 0;
         for (uint32_t u = users_start_[j]; u < users_start_[j + 1]; ++u)
-          if (!frozen_[users_[u]]) active_weight_[j] += weight_[users_[u]];
+          if (!frozen_[users_[u]]) active_weight_[j] += usage_on(users_[u], j) * weight_[users_[u]];
       }
     }
   };

@@ -15,16 +15,23 @@
 // Convention: rate is proportional to weight. Among flows limited by the same constraint,
 // rho_i / w_i is equal, so weights 1 and 3 on one shared link of capacity C get C/4 and 3C/4.
 // (SimGrid calls 1/w_i the "sharing penalty": rho_i proportional to 1/penalty_i.)
+// A flow may consume more or less than its rate on a constraint: its usage coefficient a_ij > 0
+// (SimGrid's "consumption weight"; 1 unless given). A shared constraint then bounds
+// sum_i a_ij rho_i <= C_j and a fatpipe bounds a_ij rho_i <= C_j. SimGrid's cross traffic is
+// the use: a flow loads its reverse route at 5 % of its rate (a_ij = 0.05), and a shared link
+// that a flow crosses in both directions at 1.05. Everything below holds with w_i replaced by
+// a_ij w_i in the sums over a constraint (W_j, F_j) and C_j by C_j / a_ij in a fatpipe's limit.
 // A route lists each constraint at most once (REQUIRES, checked): a route that crosses a link
-// twice is a routing bug, and silently deduplicating it would under-count its load.
+// twice is a routing bug, and silently deduplicating it would under-count its load (a caller
+// that means it merges the two uses into one coefficient).
 // A route may be empty only if the flow has a bound (a loopback copy): its rate is its bound.
 //
 // The solution: progressive filling
 // ---------------------------------
 // Raise a common level t from 0; every unfrozen flow runs at rho_i = w_i * t. Let
-//   e_i = min(b_i, min over fatpipe constraints j of i of C_j)       (the flow's own limit)
-//   F_j = sum of the rates of the frozen flows on shared constraint j
-//   W_j = sum of the weights of the unfrozen flows on shared constraint j
+//   e_i = min(b_i, min over fatpipe constraints j of i of C_j / a_ij)   (the flow's own limit)
+//   F_j = sum of a_ij rho_i over the frozen flows on shared constraint j
+//   W_j = sum of a_ij w_i over the unfrozen flows on shared constraint j
 // The next event is at t* = min( min_j (C_j - F_j) / W_j , min_i e_i / w_i ). Every constraint
 // reaching its capacity at t* saturates and freezes its unfrozen flows at w_i * t*; every flow
 // reaching its own limit at t* freezes at e_i. Repeat until every flow is frozen. Each round
@@ -32,14 +39,14 @@
 // bottleneck level.
 // Implementation: the own limits are sorted once by e_i / w_i; the constraint levels
 // L_j = (C_j - F_j) / W_j sit in a min-heap. Freezing a flow at t <= L_j on j gives j the level
-// (L_j W_j - w_i t) / (W_j - w_i) = L_j + w_i (L_j - t) / (W_j - w_i) >= L_j: levels only rise,
+// (L_j W_j - u t) / (W_j - u) = L_j + u (L_j - t) / (W_j - u) >= L_j, u = a_ij w_i: levels only rise,
 // so a heap key is a lower bound of its constraint's level, and a top whose key is out of date
 // is re-keyed and pushed back instead of updating every key at every freeze. W_j is kept by
 // subtraction (summed afresh if cancellation ever drives it to <= 0 while flows remain).
 //
 // Invariants of the result (checked by tests/unit/maxmin_test.cpp on random instances):
-//   Feasibility: for every shared j, sum_{i uses j} rho_i <= C_j (1 + 1e-9); for every fatpipe j
-//     and flow i using it, rho_i <= C_j (1 + 1e-9); rho_i <= b_i when bounded.
+//   Feasibility: for every shared j, sum_{i uses j} a_ij rho_i <= C_j (1 + 1e-9); for every
+//     fatpipe j and flow i using it, a_ij rho_i <= C_j (1 + 1e-9); rho_i <= b_i when bounded.
 //   Max-min optimality: every flow i either runs at its own limit e_i, or has a bottleneck: a
 //     shared constraint j on its route that is saturated (sum = C_j within 1e-9) and on which
 //     rho_i / w_i is maximal among the flows using j. No flow can then be sped up without slowing
@@ -129,7 +136,7 @@
 // through saturated constraints, which is all the flows when one saturated link (an
 // oversubscribed backbone, a host limiter in a dense all-to-all) ties them together: the
 // from-scratch cost. bench/maxmin_bench.cpp measures both situations.
-// Memory: per flow ~64 B + 8 B per route entry; per constraint ~48 B + 4 B per flow using it;
+// Memory: per flow ~64 B + 16 B per route entry; per constraint ~72 B + 12 B per flow using it;
 // solve scratch ~24 B per flow + 8 B per route entry of the largest closure, ~50 B per visited
 // constraint (kept between solves, so steady state allocates nothing).
 // Thread-safety: none.
@@ -178,8 +185,10 @@ class MaxMinSystem {
   ConstraintKind kind(ConstraintId c) const;
 
   // REQUIRES: valid_weight(weight), valid_bound(bound), every constraint exists and appears
-  // once, and route is non-empty or bound > 0. The flow's rate is known after the next solve().
-  FlowId add_flow(double weight, double bound, std::span<const ConstraintId> route);
+  // once, route is non-empty or bound > 0, and `usage` is empty (every a_ij = 1) or holds one
+  // valid_weight coefficient per route entry. The flow's rate is known after the next solve().
+  FlowId add_flow(double weight, double bound, std::span<const ConstraintId> route,
+                  std::span<const double> usage = {});
   // REQUIRES: f is live. Its id may be handed out again by a later add_flow. Touches the
   // saturated constraints of f's route; if there are none, no rate changes and no solve is due.
   void remove_flow(FlowId f);
@@ -198,7 +207,7 @@ class MaxMinSystem {
 
   // REQUIRES: f is live and !needs_solve(). In bytes/s (the unit of the capacities).
   double rate(FlowId f) const;
-  // Sum of the rates of the flows using c (for a fatpipe, their maximum). REQUIRES: !needs_solve().
+  // Sum of a_ij rho_i over the flows using c (for a fatpipe, the maximum). REQUIRES: !needs_solve().
   double usage(ConstraintId c) const;
   // The flag the closure is built from: c is shared and, in the last solve that visited it, its
   // usage reached capacity * (1 - 1e-9) or progressive filling saturated it. REQUIRES:
@@ -218,10 +227,12 @@ class MaxMinSystem {
     uint32_t expanded = kNoMark;  // solve epoch in which all its flows joined the closure
     uint32_t local = 0;           // index into visited_ (and the scratch arrays) while solving
     std::vector<uint32_t> flows;  // flows using it, in no particular order
+    std::vector<double> usage;    // their coefficients a_ij, parallel to `flows`
   };
   struct RouteEntry {
     uint32_t constraint;
     uint32_t pos;  // index of this flow in constraints_[constraint].flows
+    double usage;  // a_ij
   };
   struct Flow {
     double weight = 0;
@@ -277,6 +288,7 @@ class MaxMinSystem {
   std::vector<uint8_t> frozen_;
   std::vector<uint32_t> route_start_;   // route_local_[route_start_[i] .. route_start_[i+1]]
   std::vector<uint32_t> route_local_;   // i's shared constraints, as local indices
+  std::vector<double> route_usage_;     //   and a_ij of each
   std::vector<uint32_t> limit_order_;   // the flows with a finite e_i, by e_i / w_i
   struct LevelEntry {
     double level;

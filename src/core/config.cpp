@@ -1,6 +1,7 @@
 #include "core/config.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <charconv>
 #include <cmath>
 #include <sstream>
@@ -55,9 +56,11 @@ std::string Config::nearest_key(std::string_view name) const {
 }
 
 void Config::set_assignment(std::string_view assignment, const SourceLoc& origin) {
+  // key=value, or SimGrid's key:value (keys never hold ':' or '='; values may hold ':').
   auto eq = assignment.find('=');
+  if (eq == std::string_view::npos) eq = assignment.find(':');
   if (eq == std::string_view::npos || eq == 0)
-    throw InputError(origin, "expected --cfg key=value", std::string(assignment));
+    throw InputError(origin, "expected --cfg key=value (or SimGrid's key:value)", std::string(assignment));
   set(assignment.substr(0, eq), assignment.substr(eq + 1), origin);
 }
 
@@ -96,9 +99,12 @@ CfgValue Config::parse(const CfgKey& key, std::string_view text, const SourceLoc
     case CfgType::kBytes:
       if (auto v = units::parse_bytes(text)) return *v;
       throw fail();
-    case CfgType::kChoice:
-      if (std::find(key.choices.begin(), key.choices.end(), text) != key.choices.end())
-        return std::string(text);
+    case CfgType::kChoice:  // case-insensitive (SimGrid writes network/model:SMPI); stored as declared
+      for (const std::string& c : key.choices)
+        if (std::equal(c.begin(), c.end(), text.begin(), text.end(),
+                       [](char x, char y) { return std::tolower(static_cast<unsigned char>(x)) ==
+                                                   std::tolower(static_cast<unsigned char>(y)); }))
+          return c;
       throw fail();
     case CfgType::kInt: {
       int64_t v = 0;

@@ -43,7 +43,8 @@ class Config {
   // Declares a key. REQUIRES: the name is new and default_text parses as `type`.
   void declare(CfgKey key);
 
-  // Parses "key=value" (as given to --cfg) and sets it. Throws InputError naming `origin`.
+  // Parses "key=value" or SimGrid's "key:value" (as given to --cfg) and sets it. Choices match
+  // case-insensitively. Throws InputError naming `origin`.
   void set_assignment(std::string_view assignment, const SourceLoc& origin);
   void set(std::string_view key, std::string_view value, const SourceLoc& origin);
 

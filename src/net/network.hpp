@@ -19,7 +19,9 @@
 // Order: a model delivers the transfers and envelopes of one stream (NetMessage::stream, the
 // executor's (sender rank, receiver rank) pair) in the order they were issued, as the TCP
 // connection or InfiniBand queue pair between two processes does, so MPI's non-overtaking rule
-// holds whatever the sizes. Messages of different streams never wait for each other.
+// holds whatever the sizes. Messages of different streams never wait for each other. A model may
+// deliver the data of kDetached and kSynchronous messages out of that order (network/model=smpi
+// does, as SimGrid does): their receives were matched by the envelopes, which stay in order.
 //
 // Protocols (seed 004 §2.2 for LogGOPSim's two, seed 003 §IV-A for the three modes of SMPI):
 //                  data leaves                     the send completes

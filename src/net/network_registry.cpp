@@ -8,7 +8,9 @@ namespace simfab {
 const std::vector<NetworkModelInfo>& network_models() {
   static const std::vector<NetworkModelInfo> models = {
       {"loggops", "LogGOPS analytic model with LogGOPSim's exact semantics (no contention) [seed 004]"},
-      {"flow", "flow-level model: max-min fair bandwidth sharing over routes, SMPI-style size tables [seed 003] (first version)"},
+      {"flow", "flow-level model: max-min fair bandwidth sharing over routes, SMPI-style size tables [seed 003]"},
+      {"smpi", "SimGrid 3.32's SMPI model (smpirun's default): the flow model with SimGrid's factors, penalties, "
+               "cross traffic and thresholds, configured by SimGrid's own keys (smpi/..., network/...) [seed 003]"},
   };
   return models;
 }
@@ -24,12 +26,14 @@ void register_network_keys(Config& cfg) {
   cfg.declare({"network/model", CfgType::kChoice, "loggops", doc, names});
   register_loggops_keys(cfg);
   flow::register_flow_keys(cfg);
+  flow::register_smpi_keys(cfg);
 }
 
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
   const std::string& name = cfg.choice("network/model");
   if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg);
-  if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, cfg);
+  if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::flow_params(cfg));
+  if (name == "smpi") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::smpi_params(cfg));
   SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
   return nullptr;
 }

@@ -129,8 +129,21 @@ TEST(Config, BadValueSaysWhatWasExpected) {
     c.set_assignment("network/model=fluid", {});
     FAIL();
   } catch (const InputError& e) {
-    EXPECT_NE(std::string(e.what()).find("expected one of the listed choices (loggops, flow)"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("expected one of the listed choices (loggops, flow, smpi)"), std::string::npos) << e.what();
   }
+}
+
+TEST(Config, SimGridColonSyntaxAndCaseInsensitiveChoices) {
+  // SimGrid users write --cfg=network/model:SMPI and --cfg=smpi/bw-factor:0:1 (the value keeps
+  // its own colons).
+  Config c = builtin();
+  c.set_assignment("network/model:SMPI", {});
+  EXPECT_EQ(c.choice("network/model"), "smpi");
+  c.set_assignment("smpi/bw-factor:65472:0.9;0:1", {});
+  EXPECT_EQ(c.text("smpi/bw-factor"), "65472:0.9;0:1");
+  c.set_assignment("flow/os=0:1e-6:0", {});
+  EXPECT_EQ(c.text("flow/os"), "0:1e-6:0");
+  EXPECT_THROW(c.set_assignment(":x", {}), InputError);
 }
 
 }  // namespace

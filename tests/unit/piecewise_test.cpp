@@ -55,5 +55,32 @@ TEST(Piecewise, BadTablesSayWhatIsWrong) {
   expect_error("0:1;;5:2", false, "section 2 has 1 fields");
 }
 
+TEST(Piecewise, SimGridDialectIsUnsortedWithExclusiveThresholds) {
+  // SimGrid 3.32's default smpi/bw-factor, as written (largest threshold first). Measured with
+  // smpirun: a 241-byte message (payload 257 with the 16-byte envelope) still gets the 0 section,
+  // 242 (payload 258) gets the 257 one.
+  std::string err;
+  auto t = PiecewiseLinear::parse("65472:0.940694;15424:0.697866;9376:0.58729;5776:1.08739;3484:0.77493;"
+                                  "1426:0.608902;732:0.341987;257:0.338112;0:0.812084",
+                                  false, err, PiecewiseLinear::Dialect::kSimGrid);
+  ASSERT_TRUE(t) << err;
+  EXPECT_DOUBLE_EQ(t->value(0), 0.812084);
+  EXPECT_DOUBLE_EQ(t->value(257), 0.812084);
+  EXPECT_DOUBLE_EQ(t->value(258), 0.338112);
+  EXPECT_DOUBLE_EQ(t->value(65472), 0.697866);
+  EXPECT_DOUBLE_EQ(t->value(65473), 0.940694);
+  // smpi/os's default has five fields per section; the first two are used.
+  auto os = PiecewiseLinear::parse("0:0:0:0:0", true, err, PiecewiseLinear::Dialect::kSimGrid);
+  ASSERT_TRUE(os) << err;
+  EXPECT_EQ(os->value(1000), 0);
+  auto late = PiecewiseLinear::parse("100:1e-6:0;200:2e-6:0", true, err, PiecewiseLinear::Dialect::kSimGrid);
+  ASSERT_TRUE(late) << err;
+  EXPECT_DOUBLE_EQ(late->value(5), 1e-6);  // at or below the first threshold: the first section
+  EXPECT_DOUBLE_EQ(late->value(201), 2e-6);
+  EXPECT_FALSE(PiecewiseLinear::parse("0:1;0:2", false, err, PiecewiseLinear::Dialect::kSimGrid));
+  EXPECT_NE(err.find("two sections start at 0"), std::string::npos) << err;
+  EXPECT_FALSE(PiecewiseLinear::parse("0", false, err, PiecewiseLinear::Dialect::kSimGrid));
+}
+
 }  // namespace
 }  // namespace simfab::flow

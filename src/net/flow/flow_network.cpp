@@ -8,41 +8,7 @@
 
 namespace simfab::flow {
 
-void register_flow_keys(Config& cfg) {
-  cfg.declare({"flow/os", CfgType::kText, "0:0:0",
-               "flow model: sender CPU overhead of a blocking send per message size, sections "
-               "min_size:seconds:seconds_per_byte;...", {}});
-  cfg.declare({"flow/ois", CfgType::kText, "0:0:0",
-               "flow model: sender CPU overhead of a non-blocking send (MPI_Isend), same form as flow/os", {}});
-  cfg.declare({"flow/or", CfgType::kText, "0:0:0",
-               "flow model: receiver CPU overhead per message size, same form as flow/os", {}});
-  cfg.declare({"flow/lat-factor", CfgType::kText, "0:1",
-               "flow model: factor on the route latency per message size, sections min_size:factor;...", {}});
-  cfg.declare({"flow/bw-factor", CfgType::kText, "0:1",
-               "flow model: factor on the bandwidth a message can use, sections min_size:factor;...", {}});
-  cfg.declare({"flow/async-threshold", CfgType::kBytes, "65536",
-               "flow model: messages of at most this many bytes are asynchronous (eager; seed 003 S_a)", {}});
-  cfg.declare({"flow/detached-threshold", CfgType::kBytes, "327680",
-               "flow model: larger messages up to this many bytes are detached (the sender does not wait, the "
-               "data waits for the receive); beyond it they are synchronous (seed 003 S_d)", {}});
-  cfg.declare({"flow/tcp-gamma", CfgType::kBytes, "0",
-               "flow model: TCP window in bytes; a flow's rate is at most tcp-gamma / (2 * route latency); "
-               "0 = no window bound (SimGrid's default is 4194304)", {}});
-}
-
 namespace {
-
-InputError bad_key(const Config& cfg, const char* key, const std::string& what) {
-  return InputError(SourceLoc{"--cfg", 0, 0}, std::string("bad value for ") + key + ": " + what,
-                    std::string(key) + "=" + cfg.value_text(key));
-}
-
-PiecewiseLinear table(const Config& cfg, const char* key, bool with_slope) {
-  std::string err;
-  auto t = PiecewiseLinear::parse(cfg.text(key), with_slope, err);
-  if (!t) throw bad_key(cfg, key, err);
-  return *t;
-}
 
 SimTime seconds(double s) {
   if (!(s < 9.2e6)) return SimTime::never();  // beyond ~106 days: the executor reports it
@@ -56,23 +22,15 @@ constexpr uint8_t kSolvePriority = 255;  // after every other event of the same 
 
 }  // namespace
 
-FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg)
+FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams params)
     : engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
-      os_(table(cfg, "flow/os", true)), ois_(table(cfg, "flow/ois", true)), or_(table(cfg, "flow/or", true)),
-      lat_factor_(table(cfg, "flow/lat-factor", false)), bw_factor_(table(cfg, "flow/bw-factor", false)),
-      async_threshold_(cfg.bytes("flow/async-threshold")), detached_threshold_(cfg.bytes("flow/detached-threshold")),
-      tcp_gamma_(static_cast<double>(cfg.bytes("flow/tcp-gamma"))) {
-  for (const auto& s : bw_factor_.sections())
-    if (s.a <= 0) throw bad_key(cfg, "flow/bw-factor", "factors must be > 0");
-  if (async_threshold_ > detached_threshold_)
-    throw bad_key(cfg, "flow/async-threshold",
-                  "it must not exceed flow/detached-threshold (" + cfg.value_text("flow/detached-threshold") + " B)");
+      p_(std::move(params)), loopback_(kNoConstraint) {
   engine_.set_handler(EventKind::kNetwork, this);
 }
 
-SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const { return seconds(os_.value(size)); }
-SimTime FlowNetwork::isend_overhead(HostId, HostId, Bytes size) const { return seconds(ois_.value(size)); }
-SimTime FlowNetwork::recv_overhead(HostId, HostId, Bytes size) const { return seconds(or_.value(size)); }
+SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const { return seconds(p_.os.value(size)); }
+SimTime FlowNetwork::isend_overhead(HostId, HostId, Bytes size) const { return seconds(p_.ois.value(size)); }
+SimTime FlowNetwork::recv_overhead(HostId, HostId, Bytes size) const { return seconds(p_.orr.value(size)); }
 
 ConstraintId FlowNetwork::constraint_of(LinkId l) {
   ConstraintId& c = link_constraint_[static_cast<size_t>(l)];
@@ -90,8 +48,16 @@ void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority
   engine_.schedule(t, EventKind::kNetwork, uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32), priority);
 }
 
-// A new transfer, last of its stream's delivery order.
-uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token) {
+ConstraintId FlowNetwork::loopback_constraint() {
+  if (loopback_ == kNoConstraint) {
+    loopback_ = system_.add_constraint(p_.loopback_bw, ConstraintKind::kFatpipe);
+    link_state_.emplace_back();  // link -1: the model's own, not a platform link
+  }
+  return loopback_;
+}
+
+// A new transfer; when `ordered`, the last of its stream's delivery order.
+uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token, bool ordered) {
   const uint32_t id = transfers_.acquire();
   Transfer& t = transfers_[id];
   t.token = token;
@@ -99,7 +65,12 @@ uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token) {
   t.stream = stream;
   t.next_in_pair = kNone;
   t.arrived = false;
+  t.ordered = ordered;
+  t.forward = 0;
+  t.weight = t.factor = 1;
   t.route.clear();  // keeps its capacity: slots are recycled, so steady state allocates nothing
+  t.usage.clear();
+  if (!ordered) return id;
   auto [it, fresh] = pairs_.try_emplace(t.stream, PairQueue{id, id});
   if (!fresh) {
     transfers_[it->second.tail].next_in_pair = id;
@@ -111,7 +82,7 @@ uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token) {
 // The route of a message (in route_scratch_), or an InputError naming the two hosts.
 void FlowNetwork::find_route(HostId src, HostId dst) {
   if (platform_.is_ideal())
-    throw InputError(SourceLoc{}, "network/model=flow needs a platform with links (--platform)");
+    throw InputError(SourceLoc{}, std::string("network/model=") + p_.model + " needs a platform with links (--platform)");
   if (!platform_.route_into(src, dst, route_scratch_, RouteRequest{routed_++, this}))
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route between host '" + platform_.host(src).name +
                                                               "' and host '" + platform_.host(dst).name +
@@ -125,33 +96,70 @@ double FlowNetwork::load(LinkId l) const {
 
 void FlowNetwork::transfer(const NetMessage& m) {
   find_route(m.src, m.dst);
-  const Bytes size = m.size;
-  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity();
-  const uint32_t id = enqueue(m.stream, m.token);
+  const Bytes payload = m.size + p_.envelope;
+  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity(), penalty = 0;
+  const uint32_t id = enqueue(m.stream, m.token, p_.order_matched_data || protocol(m.size) == Protocol::kEager);
   Transfer& t = transfers_[id];
   for (LinkId l : route_scratch_) {
     const Link& link = platform_.link(l);
     latency_s += link.latency.seconds();
     min_bw = std::min(min_bw, link.bandwidth_Bps);
+    penalty += p_.weight_s / link.bandwidth_Bps;
     t.route.push_back(constraint_of(l));
     ++link_state_[static_cast<size_t>(t.route.back())].routed;
   }
-  t.remaining = static_cast<double>(size);
-  const double bw_factor = bw_factor_.value(size);
-  if (bw_factor < 1) t.bound = bw_factor * min_bw;
-  if (tcp_gamma_ > 0 && latency_s > 0) {
-    const double window = tcp_gamma_ / (2 * latency_s);
+  if (route_scratch_.empty() && m.src == m.dst && p_.loopback_bw > 0) {  // smpi's default loopback
+    latency_s = p_.loopback_latency.seconds();
+    min_bw = p_.loopback_bw;
+    penalty = p_.weight_s / p_.loopback_bw;
+    t.route.push_back(loopback_constraint());
+    ++link_state_[static_cast<size_t>(t.route.back())].routed;
+  }
+  t.forward = static_cast<uint32_t>(t.route.size());
+  if (p_.cross_traffic > 0 && !t.route.empty()) add_reverse_route(t, m.src, m.dst);
+  t.remaining = static_cast<double>(payload);
+  const double bw_factor = p_.bw_factor.value(payload);
+  if (p_.factor_scales_rate) {
+    t.factor = bw_factor;
+    t.bound = t.route.empty() ? 0 : min_bw;
+  } else if (bw_factor < 1) {
+    t.bound = bw_factor * min_bw;
+  }
+  if (p_.tcp_gamma > 0 && latency_s > 0) {
+    const double window = p_.tcp_gamma / (2 * latency_s);
     t.bound = t.bound > 0 ? std::min(t.bound, window) : window;
   }
-  const SimTime start = saturating_add(m.departs, seconds(latency_s * lat_factor_.value(size)));
+  if (p_.penalty_weights && latency_s > 0) t.weight = 1 / (latency_s + penalty);
+  const SimTime start = saturating_add(m.departs, seconds(latency_s * p_.lat_factor.value(payload)));
   if (start == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message's latency is too long");
   schedule(start, Phase::kStart, id);
 }
 
+// Cross traffic: the links of the route from dst back to src carry p_.cross_traffic of the rate;
+// a link already on the route adds it (shared) or keeps the larger use (fatpipe), as SimGrid's
+// lmm::System::expand does.
+void FlowNetwork::add_reverse_route(Transfer& t, HostId src, HostId dst) {
+  if (!platform_.route_into(dst, src, route_scratch_, RouteRequest{routed_++, this}))
+    throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route back from host '" + platform_.host(dst).name +
+                                                              "' to host '" + platform_.host(src).name +
+                                                              "' (cross traffic needs one)");
+  t.usage.assign(t.route.size(), 1.0);
+  for (LinkId l : route_scratch_) {
+    const ConstraintId c = constraint_of(l);
+    auto it = std::find(t.route.begin(), t.route.end(), c);
+    if (it == t.route.end()) {
+      t.route.push_back(c);
+      t.usage.push_back(p_.cross_traffic);
+    } else if (system_.kind(c) == ConstraintKind::kShared) {
+      t.usage[static_cast<size_t>(it - t.route.begin())] += p_.cross_traffic;
+    }
+  }
+}
+
 void FlowNetwork::control(const NetMessage& m) {
   find_route(m.src, m.dst);  // the data will need it: report a missing one at the send
-  schedule(m.departs, Phase::kArrive, enqueue(m.stream, m.token));
+  schedule(m.departs, Phase::kArrive, enqueue(m.stream, m.token, true));
 }
 
 void FlowNetwork::handle(SimTime now, uint64_t index) {
@@ -167,17 +175,17 @@ void FlowNetwork::handle(SimTime now, uint64_t index) {
 void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
   if (t.remaining <= 0 || t.route.empty()) {  // empty message, or a host to itself without loopback
-    for (ConstraintId c : t.route) --link_state_[static_cast<size_t>(c)].routed;
+    for (uint32_t k = 0; k < t.forward; ++k) --link_state_[static_cast<size_t>(t.route[k])].routed;
     arrive(now, id);
     return;
   }
   t.since = t.started = now;
-  t.flow = system_.add_flow(1.0, t.bound, t.route);
+  t.flow = system_.add_flow(t.weight, t.bound, t.route, t.usage);
   const size_t f = static_cast<size_t>(t.flow);
   if (flow_owner_.size() <= f) flow_owner_.resize(f + 1, kNone);
   flow_owner_[f] = id;
-  for (ConstraintId c : t.route) {
-    LinkState& s = link_state_[static_cast<size_t>(c)];
+  for (uint32_t k = 0; k < t.forward; ++k) {
+    LinkState& s = link_state_[static_cast<size_t>(t.route[k])];
     if (s.active++ == 0) s.since = now;
     s.peak = std::max(s.peak, s.active);
     ++s.flows;
@@ -210,8 +218,8 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
   system_.remove_flow(t.flow);
   flow_owner_[static_cast<size_t>(t.flow)] = kNone;
-  for (ConstraintId c : t.route) {
-    LinkState& s = link_state_[static_cast<size_t>(c)];
+  for (uint32_t k = 0; k < t.forward; ++k) {
+    LinkState& s = link_state_[static_cast<size_t>(t.route[k])];
     --s.routed;
     if (--s.active == 0) s.busy = s.busy + (now - s.since);
   }
@@ -223,6 +231,11 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
 // Transfer `id` has all its bytes at the receiver: deliver it, unless an earlier transfer of its
 // pair is still on its way; then deliver the run of arrived transfers that it was holding back.
 void FlowNetwork::arrive(SimTime now, uint32_t id) {
+  if (!transfers_[id].ordered) {
+    engine_.schedule(now, EventKind::kDelivery, transfers_[id].token);
+    transfers_.release(id);
+    return;
+  }
   transfers_[id].arrived = true;
   auto it = pairs_.find(transfers_[id].stream);
   SIMFAB_CHECK(it != pairs_.end(), "a transfer is missing from its pair queue");
@@ -251,7 +264,7 @@ void FlowNetwork::solve(SimTime now) {
   for (FlowId f : system_.recomputed()) {
     const uint32_t id = flow_owner_[static_cast<size_t>(f)];
     Transfer& t = transfers_[id];
-    const double rate = system_.rate(f);
+    const double rate = system_.rate(f) * t.factor;
     if (rate == t.rate) continue;
     t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
     t.since = now;
@@ -279,7 +292,8 @@ NetworkStats FlowNetwork::statistics() const {
   st.recomputed = recomputed_;
   st.flow_seconds = flow_seconds_;
   std::vector<const LinkState*> used;
-  for (const LinkState& s : link_state_) used.push_back(&s);
+  for (const LinkState& s : link_state_)
+    if (s.link >= 0) used.push_back(&s);  // the model's own loopback is not a platform link
   std::sort(used.begin(), used.end(), [](const LinkState* a, const LinkState* b) { return a->link < b->link; });
   for (const LinkState* s : used) {
     const Link& l = platform_.link(s->link);

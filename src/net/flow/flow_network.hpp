@@ -1,5 +1,8 @@
-// FlowNetwork: the flow-level network model (seed 003 §IV, "hybrid" model; SimGrid's SMPI model
-// family), built on MaxMinSystem and PiecewiseLinear. network/model=flow.
+// FlowNetwork: the flow-level network models (seed 003 §IV, "hybrid" model; SimGrid's SMPI model
+// family), built on MaxMinSystem and PiecewiseLinear: network/model=flow, and network/model=smpi
+// (SimGrid 3.32's SMPI model). What differs between the two is in FlowParams (flow_params.hpp:
+// penalty weights, cross traffic, the 16-byte envelope, factors scaling progress, loopback,
+// SimGrid's thresholds); this header describes the flow model's values.
 //
 // A message of k bytes from host a to host b whose send overhead ends at t_d:
 //   1. latency phase: lat_factor(k) * (sum of the route's link latencies);
@@ -50,8 +53,6 @@
 // them one by one), most of it the Transfer's and the max-min flow's route vectors and the stream
 // queue's hash entry; plus 4 B per platform link and ~64 B per link that carried traffic. Engine
 // events: O(1) per message plus at most one wake-up per solve.
-// NOT YET: cross-traffic (SimGrid's 5 % of each flow on the reverse route, issue 6's smpi model)
-// and RTT-weighted sharing (all flows have weight 1).
 #pragma once
 
 #include <cstdint>
@@ -61,6 +62,7 @@
 #include "core/config.hpp"
 #include "core/engine.hpp"
 #include "core/indexed_heap.hpp"
+#include "net/flow/flow_params.hpp"
 #include "net/flow/maxmin.hpp"
 #include "net/flow/piecewise.hpp"
 #include "net/network.hpp"
@@ -75,13 +77,15 @@ namespace simfab::flow {
 // transfer's sequence number as salt, so a randomised routing (Valiant) draws per message.
 class FlowNetwork final : public Network, private EventHandler, private LinkLoad {
  public:
-  // Reads flow/* keys; throws InputError naming a key whose value is malformed.
-  FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg);
+  FlowNetwork(Engine& engine, const Platform& platform, FlowParams params);
+  // network/model=flow from the flow/* keys; throws InputError naming a malformed key.
+  FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg)
+      : FlowNetwork(engine, platform, flow_params(cfg)) {}
 
-  const char* name() const override { return "flow"; }
+  const char* name() const override { return p_.model; }
   Protocol protocol(Bytes size) const override {
-    if (size <= async_threshold_) return Protocol::kEager;
-    return size <= detached_threshold_ ? Protocol::kDetached : Protocol::kSynchronous;
+    if (size < p_.eager_below) return Protocol::kEager;
+    return size < p_.detached_below ? Protocol::kDetached : Protocol::kSynchronous;
   }
   SimTime send_overhead(HostId, HostId, Bytes size) const override;
   SimTime isend_overhead(HostId, HostId, Bytes size) const override;
@@ -98,15 +102,20 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   struct Transfer {
     uint64_t token = 0;
     double remaining = 0;  // bytes still to move
-    double rate = 0;       // bytes/s
-    double bound = 0;      // 0 = none
+    double rate = 0;       // bytes/s: the max-min share times `factor`
+    double bound = 0;      // on the max-min share; 0 = none
+    double weight = 1;     // max-min weight (smpi: 1 / penalty)
+    double factor = 1;     // bytes moved per unit of max-min share (smpi: bw_factor)
     SimTime since;         // time `remaining` was last brought up to date
     SimTime started;       // start of the sharing phase
     uint64_t stream = 0;   // NetMessage::stream
     FlowId flow{};
     uint32_t next_in_pair = 0;
     bool arrived = false;  // done, waiting for an earlier transfer of its pair
+    bool ordered = true;   // in its stream's delivery order
+    uint32_t forward = 0;  // route[0, forward) is the route; the rest the reverse route's links
     std::vector<ConstraintId> route;
+    std::vector<double> usage;  // per route entry; empty = all 1
   };
   struct PairQueue {
     uint32_t head = 0;
@@ -125,7 +134,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3 };
 
   void handle(SimTime now, uint64_t index) override;
-  uint32_t enqueue(uint64_t stream, uint64_t token);
+  uint32_t enqueue(uint64_t stream, uint64_t token, bool ordered);
+  void add_reverse_route(Transfer& t, HostId src, HostId dst);
+  ConstraintId loopback_constraint();
   void start_sharing(SimTime now, uint32_t id);
   void complete(SimTime now, uint32_t id);
   void arrive(SimTime now, uint32_t id);
@@ -151,9 +162,8 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   std::unordered_map<uint64_t, PairQueue> pairs_;  // per stream with transfers in flight
   IndexedHeap completions_;                        // due time per transfer in the sharing phase
   SimTime wakeup_ = SimTime::never();              // the engine wake-up that is current
-  PiecewiseLinear os_, ois_, or_, lat_factor_, bw_factor_;
-  Bytes async_threshold_, detached_threshold_;
-  double tcp_gamma_;
+  FlowParams p_;
+  ConstraintId loopback_;  // the model's loopback (smpi), made on first use
   bool solve_pending_ = false;
   uint64_t flows_ = 0, solves_ = 0, recomputed_ = 0;
   double flow_seconds_ = 0;

@@ -24,7 +24,9 @@ std::optional<Bytes> size(std::string_view s) {
 
 }  // namespace
 
-std::optional<PiecewiseLinear> PiecewiseLinear::parse(std::string_view text, bool with_slope, std::string& error) {
+std::optional<PiecewiseLinear> PiecewiseLinear::parse(std::string_view text, bool with_slope, std::string& error,
+                                                      Dialect dialect) {
+  const bool simgrid = dialect == Dialect::kSimGrid;
   const char* layout = with_slope ? "min_size:seconds:seconds_per_byte" : "min_size:factor";
   std::vector<Section> sections;
   size_t index = 0;
@@ -38,7 +40,7 @@ std::optional<PiecewiseLinear> PiecewiseLinear::parse(std::string_view text, boo
       fields.push_back(part.substr(0, colon));
     fields.push_back(part);
     const size_t want = with_slope ? 3 : 2;
-    if (fields.size() != want) {
+    if (fields.size() < want || (fields.size() > want && !simgrid)) {
       error = "section " + std::to_string(index) + " has " + std::to_string(fields.size()) +
               " fields; expected " + layout;
       return std::nullopt;
@@ -55,6 +57,10 @@ std::optional<PiecewiseLinear> PiecewiseLinear::parse(std::string_view text, boo
     s.min_size = *min;
     s.a = *a;
     s.b = *b;
+    if (simgrid) {  // any order: sorted below
+      sections.push_back(s);
+      continue;
+    }
     if (sections.empty() && s.min_size != 0) {
       error = "the first section must start at size 0 (found " + std::to_string(s.min_size) + ")";
       return std::nullopt;
@@ -71,10 +77,22 @@ std::optional<PiecewiseLinear> PiecewiseLinear::parse(std::string_view text, boo
     error = std::string("empty table; expected sections ") + layout + " separated by ';'";
     return std::nullopt;
   }
-  return PiecewiseLinear(std::move(sections));
+  std::sort(sections.begin(), sections.end(), [](const Section& a, const Section& b) { return a.min_size < b.min_size; });
+  for (size_t k = 1; k < sections.size(); ++k) {
+    if (sections[k].min_size == sections[k - 1].min_size) {
+      error = "two sections start at " + std::to_string(sections[k].min_size);
+      return std::nullopt;
+    }
+  }
+  return PiecewiseLinear(std::move(sections), simgrid);
 }
 
 size_t PiecewiseLinear::segment(Bytes k) const {
+  if (exclusive_) {  // the last section whose threshold is below k, else the first
+    auto it = std::lower_bound(sections_.begin(), sections_.end(), k,
+                               [](const Section& s, Bytes v) { return s.min_size < v; });
+    return it == sections_.begin() ? 0 : static_cast<size_t>(it - sections_.begin()) - 1;
+  }
   auto it = std::upper_bound(sections_.begin(), sections_.end(), k,
                              [](Bytes v, const Section& s) { return v < s.min_size; });
   return static_cast<size_t>(it - sections_.begin()) - 1;

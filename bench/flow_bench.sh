@@ -2,10 +2,13 @@
 # Flow-model benchmark (issue 3): simfab's `network/model=flow` against SimGrid 3.32's default
 # SMPI model (`smpirun -no-privatize -replay`) on the same platform and the same TI trace.
 #
-#   bash bench/flow_bench.sh BUILD_DIR [--no-peer] [--quick]
+#   bash bench/flow_bench.sh BUILD_DIR [--no-peer] [--quick] [--model flow|smpi]
 #     BUILD_DIR  a build tree holding `simfab` and `gen_schedule`
 #     --no-peer  simfab only (no SimGrid runs)
 #     --quick    only the cases with N <= 1024
+#     --model    simfab's network model (default flow). With smpi, simfab reads the very XML
+#                platform and hostfile SimGrid gets, and the last column is the relative
+#                difference of the predicted makespans (SimGrid's "Simulated time", 6 digits).
 #
 # Cases (inputs written by gen_schedule into a temporary directory, deleted after each case):
 #   random-flows   N ranks, N/2 concurrent 64 MiB flows between random distinct ranks (a seeded
@@ -36,7 +39,7 @@
 set -u
 
 usage() {
-  echo "usage: bash bench/flow_bench.sh BUILD_DIR [--no-peer] [--quick]" >&2
+  echo "usage: bash bench/flow_bench.sh BUILD_DIR [--no-peer] [--quick] [--model flow|smpi]" >&2
   exit 2
 }
 
@@ -45,10 +48,12 @@ BUILD=$(cd "$1" 2>/dev/null && pwd) || { echo "flow_bench.sh: no build directory
 shift
 PEER=1
 QUICK=0
+MODEL=flow
 while [ $# -gt 0 ]; do
   case "$1" in
     --no-peer) PEER=0 ;;
     --quick) QUICK=1 ;;
+    --model) shift; MODEL=${1:-}; { [ "$MODEL" = flow ] || [ "$MODEL" = smpi ]; } || usage ;;
     *) usage ;;
   esac
   shift
@@ -121,8 +126,8 @@ failure() {  # failure RC: the table text for a failed run
   if [ "$1" = 124 ]; then echo "timeout (${TIMEOUT_S} s)"; else echo "FAILED (exit $1)"; fi
 }
 
-HEADER='| case | platform | N | messages | simfab s | simfab CPU s | simfab us/msg | events/s | solver updates/s | solves | simfab MiB | SimGrid s | SimGrid CPU s | SimGrid MiB | SimGrid/simfab wall | SimGrid/simfab CPU | simfab makespan | SimGrid makespan |'
-RULE='|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
+HEADER='| case | platform | N | messages | simfab s | simfab CPU s | simfab us/msg | events/s | solver updates/s | solves | simfab MiB | SimGrid s | SimGrid CPU s | SimGrid MiB | SimGrid/simfab wall | SimGrid/simfab CPU | simfab makespan | SimGrid makespan | (simfab - SimGrid) / SimGrid |'
+RULE='|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|'
 
 # Per series and simulator: the previous case's message count and wall time ("" = it failed).
 declare -A PREV_MSGS PREV_WALL PREV_WHY
@@ -165,14 +170,19 @@ run_case() {
   echo "    ($name $plat N=$n: $msgs messages, trace $mib MiB generated in $gen_s s)" >&2
 
   # simfab
-  local sf_wall="-" sf_cpu="-" sf_per="-" sf_eps="-" sf_ups="-" sf_solves="-" sf_rss="-" sf_make="-" why
+  local sf_wall="-" sf_cpu="-" sf_per="-" sf_eps="-" sf_ups="-" sf_solves="-" sf_rss="-" sf_make="-" sf_ps="" why
   why=$(skip_reason "$series" simfab "$msgs")
   if [ -n "$why" ]; then
     sf_wall=$why
   else
     rm -f "$json"
-    measure "$TMP/simfab" "$SIMFAB" run --platform "$yaml" --trace "$trace" --cfg network/model=flow \
-      --json "$json" --quiet
+    if [ "$MODEL" = smpi ]; then  # the very inputs SimGrid reads
+      measure "$TMP/simfab" "$SIMFAB" run --platform "$xml" --hostfile "$TMP/hostfile" --trace "$trace" \
+        --cfg network/model=smpi --json "$json" --quiet
+    else
+      measure "$TMP/simfab" "$SIMFAB" run --platform "$yaml" --trace "$trace" --cfg network/model=flow \
+        --json "$json" --quiet
+    fi
     PREV_MSGS["$series/simfab"]=$msgs
     if [ "$M_RC" = 0 ] && [ -s "$json" ]; then
       PREV_WALL["$series/simfab"]=$M_WALL PREV_WHY["$series/simfab"]=""
@@ -191,6 +201,7 @@ run_case() {
       sf_eps=$(awk -v e="$events" -v s="$sim" 'BEGIN { if (s > 0) printf "%.2f M", e / s / 1e6; else print "-" }')
       sf_ups=$(awk -v f="$flows" -v s="$sim" 'BEGIN { if (f != "" && s > 0) printf "%.2f M", 2 * f / s / 1e6; else print "-" }')
       sf_make=$(awk -v p="$makespan" 'BEGIN { printf "%.4g ms", p / 1e9 }')
+      sf_ps=$makespan
     else
       PREV_WHY["$series/simfab"]=$(failure "$M_RC")
       sf_wall="$(failure "$M_RC") after $M_WALL s"
@@ -202,21 +213,23 @@ run_case() {
   # -no-privatize: replay has no application globals to privatize, and without it smpirun copies
   # and dlopens the replay binary once per rank (3.5x slower at 4096 ranks, and it aborts beyond
   # about 6,500 ranks when the process runs out of memory mappings).
-  local sg_wall="-" sg_cpu="-" sg_rss="-" sg_make="-" ratio="-" cratio="-"
+  local sg_wall="-" sg_cpu="-" sg_rss="-" sg_make="-" ratio="-" cratio="-" diff="-"
   if [ "$PEER" = 1 ]; then
     why=$(skip_reason "$series" simgrid "$msgs")
     if [ -n "$why" ]; then
       sg_wall=$why
     else
       measure "$TMP/simgrid" smpirun -no-privatize -np "$n" -platform "$xml" -hostfile "$TMP/hostfile" \
-        -replay "$TMP/replay.txt" --log=xbt_cfg.thres:warning --log=smpi_config.thres:warning
+        -replay "$TMP/replay.txt" --log=xbt_cfg.thres:warning --log=smpi_config.thres:warning \
+        --cfg=smpi/display-timing:yes
       PREV_MSGS["$series/simgrid"]=$msgs
       local sim_t
-      sim_t=$(sed -n 's/.*Simulation time \([0-9.eE+-]*\).*/\1/p' "$TMP/simgrid.log" | tail -n 1)
+      sim_t=$(sed -n 's/.*Simulated time: \([0-9.eE+-]*\) seconds.*/\1/p' "$TMP/simgrid.log" | tail -n 1)
       if [ "$M_RC" = 0 ] && [ -n "$sim_t" ]; then
         PREV_WALL["$series/simgrid"]=$M_WALL PREV_WHY["$series/simgrid"]=""
         sg_wall=$M_WALL sg_cpu=$M_CPU sg_rss=$M_RSS
         sg_make=$(awk -v s="$sim_t" 'BEGIN { printf "%.4g ms", s * 1e3 }')
+        [ -n "$sf_ps" ] && diff=$(awk -v a="$sf_ps" -v s="$sim_t" 'BEGIN { printf "%+.2e", (a * 1e-12 - s) / s }')
         if [ "$sf_per" != "-" ]; then
           ratio=$(awk -v a="$sg_wall" -v b="$sf_wall" 'BEGIN { if (b > 0) printf "%.1f", a / b; else print "-" }')
           cratio=$(awk -v a="$sg_cpu" -v b="$sf_cpu" 'BEGIN { if (a != "-" && b > 0) printf "%.1f", a / b; else print "-" }')
@@ -232,11 +245,11 @@ run_case() {
     fi
   fi
   rm -f "$trace" "$TMP"/*.log "$json"
-  echo "| $name | $plat | $n | $msgs | $sf_wall | $sf_cpu | $sf_per | $sf_eps | $sf_ups | $sf_solves | $sf_rss | $sg_wall | $sg_cpu | $sg_rss | $ratio | $cratio | $sf_make | $sg_make |"
+  echo "| $name | $plat | $n | $msgs | $sf_wall | $sf_cpu | $sf_per | $sf_eps | $sf_ups | $sf_solves | $sf_rss | $sg_wall | $sg_cpu | $sg_rss | $ratio | $cratio | $sf_make | $sg_make | $diff |"
 }
 
 START=$(now)
-echo "simfab flow benchmark: $("$SIMFAB" version 2>/dev/null | head -n 1), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "simfab flow benchmark (network/model=$MODEL): $("$SIMFAB" version 2>/dev/null | head -n 1), $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
 [ "$PEER" = 1 ] && echo "peer: $(smpirun -version 2>&1 | head -n 1), smpirun -no-privatize -replay, network/model:SMPI (smpirun's default)"
 echo "build: $BUILD   inputs in: $TMP   per-run timeout: ${TIMEOUT_S} s"
 echo "2-level platform: $PER_SWITCH hosts per leaf; 10Gbps/1us split-duplex host links, 40Gbps/500ns split-duplex"

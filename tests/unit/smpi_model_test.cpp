@@ -140,6 +140,26 @@ TEST(SmpiModel, SimGridKeysTurnTheModelIntoItsClosedForm) {
   EXPECT_DOUBLE_EQ(t, 10e-6 + 1000016e-9);
 }
 
+TEST(SmpiModel, OverheadsApplyAsSmpiRequestChargesThem) {
+  // 10 us of smpi/os, smpi/ois or smpi/or: a blocking send pays os and the receive pays or only
+  // when the message is detached (1000 B), not when it is synchronous (65536 B); MPI_Isend pays
+  // ois at any size, and never os.
+  const std::string send_1000 = one_send(1000), send_65536 = one_send(65536);
+  auto isend = [](Bytes size) {
+    const std::string k = std::to_string(size);
+    return "0 init\n1 init\n0 isend 1 0 " + k + "\n0 compute 1000\n0 waitall\n1 recv 0 0 " + k +
+           "\n0 finalize\n1 finalize\n";
+  };
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", send_1000, {"smpi/os:0:1e-5:0"}), 3.26224e-05);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", send_1000, {"smpi/or:0:1e-5:0"}), 3.26224e-05);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", send_65536, {"smpi/os:0:1e-5:0"}), 0.000189605);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", send_65536, {"smpi/or:0:1e-5:0"}), 0.000189605);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", isend(1000), {"smpi/ois:0:1e-5:0"}), 3.26224e-05);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", isend(1000), {"smpi/os:0:1e-5:0"}), 2.26224e-05);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", isend(100000), {"smpi/ois:0:1e-5:0"}), 0.000238074);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", isend(100000), {"smpi/or:0:1e-5:0"}), 0.000228074);
+}
+
 TEST(SmpiModel, BadSimGridValuesAreInputErrors) {
   EXPECT_THROW(run_smpi(kTwoHosts, "a\nb\n", one_send(10), {"smpi/async-small-thresh:100000"}), InputError);
   EXPECT_THROW(run_smpi(kTwoHosts, "a\nb\n", one_send(10), {"smpi/bw-factor:0:0"}), InputError);

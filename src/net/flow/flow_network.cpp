@@ -28,9 +28,15 @@ FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams pa
   engine_.set_handler(EventKind::kNetwork, this);
 }
 
-SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const { return seconds(p_.os.value(size)); }
+SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const {
+  if (p_.overheads_if_detached && size >= p_.detached_below) return SimTime::zero();
+  return seconds(p_.os.value(size));
+}
 SimTime FlowNetwork::isend_overhead(HostId, HostId, Bytes size) const { return seconds(p_.ois.value(size)); }
-SimTime FlowNetwork::recv_overhead(HostId, HostId, Bytes size) const { return seconds(p_.orr.value(size)); }
+SimTime FlowNetwork::recv_overhead(HostId, HostId, Bytes size) const {
+  if (p_.overheads_if_detached && size >= p_.detached_below) return SimTime::zero();
+  return seconds(p_.orr.value(size));
+}
 
 ConstraintId FlowNetwork::constraint_of(LinkId l) {
   ConstraintId& c = link_constraint_[static_cast<size_t>(l)];

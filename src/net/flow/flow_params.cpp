@@ -159,6 +159,7 @@ FlowParams smpi_params(const Config& cfg) {
   p.weight_s = plain_number(cfg, "network/weight-S");
   p.envelope = kSmpiEnvelope;
   p.order_matched_data = false;
+  p.overheads_if_detached = true;
   p.loopback_bw = simgrid_quantity(cfg, "network/loopback-bw", kBandwidthUnits, true);
   p.loopback_latency = SimTime::from_seconds(simgrid_quantity(cfg, "network/loopback-lat", kTimeUnits, false));
   return p;

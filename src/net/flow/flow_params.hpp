@@ -31,7 +31,10 @@
 //                (65536) detached; else synchronous. Data of matched messages is not held in
 //                the stream order (SimGrid matches at post time; the data then moves freely).
 //   overheads    smpi/os, smpi/ois, smpi/or: "threshold:seconds:seconds_per_byte;..." per raw
-//                size, exclusive thresholds (all 0 by default).
+//                size, exclusive thresholds (all 0 by default). As smpi_request.cpp does, a
+//                blocking send pays os and a receive pays or only for a detached message
+//                (below smpi/send-is-detached-thresh); an MPI_Isend pays ois whatever its size.
+//                (SimGrid also charges os to an MPI_Ssend of any size; simfab does not yet.)
 #pragma once
 
 #include <string>
@@ -55,6 +58,7 @@ struct FlowParams {
   double weight_s = 0;
   Bytes envelope = 0;               // bytes added to every message
   bool order_matched_data = true;   // flow: every transfer in stream order
+  bool overheads_if_detached = false;  // smpi: os and or only below detached_below
   double loopback_bw = 0;           // bytes/s; 0 = a self message without route is free
   SimTime loopback_latency;
 };

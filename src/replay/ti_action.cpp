@@ -77,6 +77,27 @@ constexpr bool layouts_in_kind_order() {
 }
 static_assert(layouts_in_kind_order());
 
+// The names SMPI 3.32's TI writer (`smpirun -trace-ti`) gives actions simfab knows by another
+// name (ti_trace.hpp, "WHAT SMPI 3.32 WRITES"). sendRecv and waitAny have their own argument
+// layouts; Ssend and ISsend are ssend and issend.
+constexpr Layout kSmpiNames[] = {
+    {"Ssend", TiKind::kSsend, "<peer> <tag> <count> [<datatype>]"},
+    {"ISsend", TiKind::kIssend, "<peer> <tag> <count> [<datatype>]"},
+    {"sendRecv", TiKind::kSendrecv, "<send_count> <dst> <recv_count> <src> [<send_dt> [<recv_dt>]]"},
+    {"waitAny", TiKind::kWaitany, "[<n>]"},
+};
+
+// Names SMPI 3.32 writes for calls its trace does not describe well enough to replay.
+struct Unreplayable {
+  std::string_view name;
+  std::string_view why;
+};
+constexpr Unreplayable kUnreplayable[] = {
+    {"Start", "SMPI 3.32 writes MPI_Start of a persistent request as 'Start <dst> <tag> <bytes> <dt>': a "
+              "receive's source is missing and the byte count is written as an element count"},
+    {"Startall", "SMPI 3.32 writes MPI_Startall as a bare 'Startall', without the requests it starts"},
+};
+
 // SimGrid's datatype ids (smpi_datatype.cpp, CREATE_MPI_DATATYPE) and sizes on x86-64; index =
 // id + 1 (id -1 is MPI_DATATYPE_NULL).
 constexpr int8_t kDatatypeSize[] = {
@@ -150,8 +171,13 @@ class LineParser {
       if (layout && !ti_is_collective(layout->kind)) layout = nullptr;
       a.nonblocking = layout != nullptr;
     }
-    if (!layout)
+    if (!layout) {
+      for (const Unreplayable& u : kUnreplayable)
+        if (u.name == act.s)
+          fail(act.pos, "cannot replay '" + std::string(u.name) + "': " + std::string(u.why) +
+                            "; record the program without persistent requests (MPI_Send_init/MPI_Recv_init)");
       fail(act.pos, "unknown action " + in_quotes(act.s) + "; valid actions: " + ti_action_list());
+    }
     layout_ = layout;
     act_ = act;
     a.kind = layout->kind;
@@ -205,7 +231,7 @@ class LineParser {
       case TiKind::kTestall:
         break;
       case TiKind::kLocation:
-        args(2, SIZE_MAX);
+        args(1, SIZE_MAX);  // SMPI writes `location  <line>` (empty file name) without -trace-call-location
         break;
       case TiKind::kCompute:
         args(1, 1);
@@ -234,6 +260,16 @@ class LineParser {
         break;
       }
       case TiKind::kSendrecv: {
+        if (smpi_form()) {  // SMPI's sendRecv: no tags (SimGrid's replay uses tag 0 for both)
+          args(4, 6);
+          const uint64_t sc = count(next());
+          a.peer = dest_arg(next());
+          const uint64_t rc = count(next());
+          a.peer2 = source_arg(next());
+          a.bytes = sc * dt(n >= 5);
+          a.bytes2 = rc * dt(n >= 6);
+          break;
+        }
         args(6, 8);
         a.peer = dest_arg(next());
         a.tag = tag(next(), false);
@@ -254,10 +290,15 @@ class LineParser {
       case TiKind::kWait:
       case TiKind::kCancel:
         args(3, 3);
-        request_key(a);
+        request_key(a, a.kind == TiKind::kWait);
         break;
       case TiKind::kWaitany:
       case TiKind::kWaitsome: {
+        if (smpi_form()) {  // SMPI's `waitAny <n>`: the array's size, not which requests
+          args(0, 1);
+          if (n == 1) integer(next(), 0, INT32_MAX, "a number of requests");
+          break;
+        }
         if (n == 0) break;
         const int64_t keys = integer(next(), 1, 1 << 20, "a number of request keys (1 or more)");
         if (n != 1 + 3 * static_cast<size_t>(keys)) bad_count(std::to_string(1 + 3 * keys) + " (1 + 3 per key)");
@@ -265,7 +306,7 @@ class LineParser {
         counts_.resize(3 * static_cast<size_t>(keys));
         TiAction key;
         for (size_t i = 0; i < counts_.size(); i += 3) {
-          request_key(key);
+          request_key(key, false);
           counts_[i] = static_cast<uint32_t>(key.peer);
           counts_[i + 1] = static_cast<uint32_t>(key.peer2);
           counts_[i + 2] = static_cast<uint32_t>(key.tag);
@@ -275,7 +316,7 @@ class LineParser {
       case TiKind::kTest:
         if (n != 0 && n != 3) bad_count("0 or 3");
         a.has_arg = n == 3;
-        if (n == 3) request_key(a);
+        if (n == 3) request_key(a, true);
         break;
       case TiKind::kBcast: {
         args(1, 3);
@@ -372,7 +413,10 @@ class LineParser {
         break;
       }
       case TiKind::kReducescatter: {
-        args(p + 1, p + 2);
+        if (n < p + 1 || n > p + 2)
+          bad_count(std::to_string(p + 1) + " to " + std::to_string(p + 2),
+                    " (SMPI 3.32 writes MPI_Reduce_scatter_block as a 'reducescatter' line of zeros that are not "
+                    "its counts, of no fixed length: such a trace cannot be replayed)");
         counts_.resize(p);
         for (size_t i = 0; i < p; ++i) counts_[i] = count(next());
         a.amount = number(next(), "a flop amount");
@@ -398,8 +442,11 @@ class LineParser {
     if (name.empty()) return nullptr;
     for (const Layout& l : kLayouts)
       if (l.name.size() == name.size() && l.name[0] == name[0] && l.name == name) return &l;
+    for (const Layout& l : kSmpiNames)
+      if (l.name == name) return &l;
     return nullptr;
   }
+  bool smpi_form() const { return layout_ >= std::begin(kSmpiNames) && layout_ < std::end(kSmpiNames); }
 
   Tok next() {
     size_t i = cur_;
@@ -420,9 +467,10 @@ class LineParser {
     return text;
   }
 
-  [[noreturn]] void bad_count(const std::string& expected) const {
+  [[noreturn]] void bad_count(const std::string& expected, std::string_view hint = {}) const {
     fail(act_.pos, "wrong number of arguments for '" + std::string(layout_->name) + "': expected " +
-                       layout_text() + ", i.e. " + expected + " arguments, got " + std::to_string(ntok_ - 2));
+                       layout_text() + ", i.e. " + expected + " arguments, got " + std::to_string(ntok_ - 2) +
+                       std::string(hint));
   }
 
   void args(size_t lo, size_t hi) const {
@@ -479,17 +527,31 @@ class LineParser {
     if (to_int(t, v) && v == kTiProcNull) return kProcNull;
     return rank_arg(t, "source");
   }
-  // A send's destination: a rank or MPI_PROC_NULL (-666).
+  // A send's destination: a rank or MPI_PROC_NULL (-666, or -333: what SMPI writes for it).
   RankId dest_arg(const Tok& t) const {
     int64_t v = 0;
-    if (to_int(t, v) && v == kTiProcNull) return kProcNull;
+    if (to_int(t, v) && (v == kTiProcNull || v == kTiProcNullWritten)) return kProcNull;
     return rank_arg(t, "destination");
   }
-  // `<src> <dst> <tag>` of a request, as isend/irecv keyed it (src may be any source).
-  void request_key(TiAction& a) {
-    a.peer = source_arg(next());
-    a.peer2 = dest_arg(next());
-    a.tag = tag(next(), true);
+  // `<src> <dst> <tag>` of a request, as isend/irecv keyed it (src may be any source). Where
+  // `collective_allowed` (wait, test), a tag below -1 other than -444 is one of SMPI's internal
+  // collective tags: the key of a non-blocking collective's request, whose src and dst SMPI
+  // writes as meaningless integers; it sets coll_request.
+  void request_key(TiAction& a, bool collective_allowed) {
+    const Tok src = next();
+    const Tok dst = next();
+    const Tok t = next();
+    int64_t v = 0;
+    if (collective_allowed && to_int(t, v) && v < -1 && v != kTiAnyTag && v >= INT32_MIN) {
+      integer(src, INT32_MIN, INT32_MAX, "a source (an integer)");
+      integer(dst, INT32_MIN, INT32_MAX, "a destination (an integer)");
+      a.coll_request = true;
+      a.tag = static_cast<int32_t>(v);
+      return;
+    }
+    a.peer = source_arg(src);
+    a.peer2 = dest_arg(dst);
+    a.tag = tag(t, true);
   }
 
   int32_t tag(const Tok& t, bool any_allowed) const {
@@ -582,6 +644,10 @@ int32_t ti_line_comm(std::string_view file_name, const TiLine& line) {
 bool is_ti_action_name(std::string_view name) {
   for (const Layout& l : kLayouts)
     if (l.name == name) return true;
+  for (const Layout& l : kSmpiNames)
+    if (l.name == name) return true;
+  for (const Unreplayable& u : kUnreplayable)  // known, so that replay names why it refuses them
+    if (u.name == name) return true;
   if (name.size() > 1 && name[0] == 'i')  // the non-blocking form of a collective
     for (const Layout& l : kLayouts)
       if (ti_is_collective(l.kind) && l.name == name.substr(1)) return true;
@@ -611,7 +677,9 @@ std::string ti_action_list() {
     if (!out.empty()) out += ", ";
     out += l.name;
   }
-  return out + "; each collective also as i<name> (non-blocking: ibcast, iallreduce, ...)";
+  out += "; each collective also as i<name> (non-blocking: ibcast, iallreduce, ...); SMPI's names";
+  for (const Layout& l : kSmpiNames) out += " " + std::string(l.name);
+  return out;
 }
 
 int ti_datatype_size(int64_t id) {

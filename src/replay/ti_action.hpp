@@ -4,15 +4,19 @@
 //
 // parse_ti_action works on string_views of the mapped file and std::from_chars only: no
 // std::string per line, no exceptions except the InputError it throws for bad input, no read
-// outside the line. Cost: O(tokens) per line; the action name is found among 28 names by length
-// and first letter.
+// outside the line. Cost: O(tokens) per line; the action name is found among simfab's names by
+// length and first letter, then SMPI 3.32's own spellings (Ssend, ISsend, sendRecv, waitAny).
 //
 // Field use per action (bytes = count x datatype size):
 //   compute, sleep          amount = flops, seconds
 //   send/isend/recv/irecv   peer, tag (-1 = any tag, receives only), bytes
-//   wait, test, cancel      peer = src, peer2 = dst, tag (test: has_arg = key given)
+//   wait, test, cancel      peer = src, peer2 = dst, tag (test: has_arg = key given); wait, test:
+//                           coll_request = the key is SMPI's for a non-blocking collective (a tag
+//                           below -1 other than -444; src and dst are then not read)
 //   ssend .. irsend         as send/isend
-//   sendrecv                peer = dst, tag, bytes (sent); peer2 = src, tag2, bytes2 (received)
+//   sendrecv                peer = dst, tag, bytes (sent); peer2 = src, tag2, bytes2 (received);
+//                           SMPI's sendRecv: the same fields, tags 0
+//   waitany                 SMPI's `waitAny <n>`: has_arg = false (all of the rank's requests)
 //   probe, iprobe           peer = src, tag
 //   comm_split              has_arg (0 args: SimGrid's no-op form), peer = colour (kTiUndefined),
 //                           tag = key, comm2 = new id; comm_dup: has_arg, comm2
@@ -60,6 +64,7 @@ enum class TiKind : uint8_t {
 inline constexpr int32_t kTiAnySource = -555;
 inline constexpr int32_t kTiAnySourceWritten = -333;
 inline constexpr int32_t kTiProcNull = -666;
+inline constexpr int32_t kTiProcNullWritten = -333;  // SMPI writes MPI_PROC_NULL as -333 too
 inline constexpr int32_t kTiAnyTag = -444;
 inline constexpr int32_t kTiUndefined = -333;  // MPI_UNDEFINED (SMPI; -32766 is accepted too)
 
@@ -75,6 +80,7 @@ struct TiAction {
   int32_t comm2 = 0;  // comm_split/dup/create: the new communicator's id (-1: none); comm_free: its id
   Bytes dt_size = 1;  // size of the action's first datatype (elements = bytes / dt_size; selectors)
   bool nonblocking = false;  // a collective named with a leading `i` (ibcast, iallreduce, ...)
+  bool coll_request = false;  // wait/test: SMPI's key of a non-blocking collective (tag = SMPI's tag)
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;

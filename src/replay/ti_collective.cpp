@@ -16,10 +16,15 @@ namespace {
 // The configurable collective a TI action is, with its CollCall; kCount when it has none.
 // type_size is the action's first datatype (the rank's default when none is given): the
 // datatype of `bytes` for every collective here but scatter, whose receive-side bytes2 may use
-// a second datatype (no scatter algorithm or rule looks at its element count).
-coll::CollOp configurable(const TiAction& a, RankId r, int p, coll::CollCall& call) {
+// a second datatype (no scatter algorithm or rule looks at its element count). The v-variants
+// and reduce_scatter pass their per-rank counts (registry.hpp's CollCall::counts).
+coll::CollOp configurable(const TiAction& a, RankId r, int p, std::span<const Bytes> counts, coll::CollCall& call) {
   call = coll::CollCall{r, p, 0, a.bytes};
   call.type_size = a.dt_size;
+  const auto per_rank = [&](size_t first) {
+    SIMFAB_CHECK(counts.size() >= first + static_cast<size_t>(p), "build_ti_collective: counts too short");
+    return counts.subspan(first, static_cast<size_t>(p));
+  };
   switch (a.kind) {
     case TiKind::kBarrier: return coll::CollOp::kBarrier;
     case TiKind::kBcast: call.root = a.peer; return coll::CollOp::kBcast;
@@ -29,6 +34,20 @@ coll::CollOp configurable(const TiAction& a, RankId r, int p, coll::CollCall& ca
     case TiKind::kAlltoall: return coll::CollOp::kAlltoall;
     case TiKind::kGather: call.root = a.peer; return coll::CollOp::kGather;
     case TiKind::kScatter: call.root = a.peer; call.bytes = a.bytes2; return coll::CollOp::kScatter;
+    case TiKind::kScan: return coll::CollOp::kScan;
+    case TiKind::kExscan: return coll::CollOp::kExscan;
+    case TiKind::kAllgatherv: call.counts = per_rank(0); return coll::CollOp::kAllgatherv;
+    case TiKind::kGatherv: call.root = a.peer; call.counts = per_rank(0); return coll::CollOp::kGatherv;
+    case TiKind::kScatterv:
+      call.root = a.peer;
+      call.bytes = a.bytes2;
+      call.counts = per_rank(0);
+      return coll::CollOp::kScatterv;
+    case TiKind::kAlltoallv:
+      call.counts = per_rank(0);
+      call.counts2 = per_rank(static_cast<size_t>(p));
+      return coll::CollOp::kAlltoallv;
+    case TiKind::kReducescatter: call.counts = per_rank(0); return coll::CollOp::kReduceScatter;
     default: return coll::CollOp::kCount;
   }
 }
@@ -39,7 +58,8 @@ void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num
                          std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice) {
   const int p = num_ranks;
   coll::CollCall call;
-  if (const coll::CollOp op = configurable(a, r, p, call); op != coll::CollOp::kCount && choice.build(op, f, call)) {
+  if (const coll::CollOp op = configurable(a, r, p, counts, call);
+      op != coll::CollOp::kCount && choice.build(op, f, call)) {
     f.close(closing);
     return;
   }

@@ -112,7 +112,7 @@ void TiProgram::advance(RankId r, SimTime t) {
         if (start_p2p(r, a, comm, t)) return;
         continue;
       case TiKind::kWait: {
-        const uint32_t req = require_request(r, a, line);
+        const uint32_t req = a.coll_request ? require_collective_request(r, a, line) : require_request(r, a, line);
         if (requests_[req].op == kNoOp) {
           remove_request(r, req);
           continue;
@@ -228,6 +228,15 @@ uint32_t TiProgram::require_request(RankId r, const TiAction& a, const TiLine& l
            ", dst " + who(a.peer2) + ", tag " + (a.tag == kAnyTag ? std::string("any") : std::to_string(a.tag)) +
            "): no isend/irecv of this rank with that source, destination and tag is outstanding (it was never "
            "started, or an earlier wait, waitany, waitsome, waitall or finalize already completed it)");
+}
+
+uint32_t TiProgram::require_collective_request(RankId r, const TiAction& a, const TiLine& line) const {
+  for (uint32_t q = rank(r).req_head; q != kNone; q = requests_[q].next)
+    if (requests_[q].coll && requests_[q].comm == a.comm) return q;
+  fail(line, line.begin,
+       "wait of rank " + std::to_string(r) + " with SMPI's collective tag " + std::to_string(a.tag) +
+           " (the wait for a non-blocking collective): this rank has no non-blocking collective outstanding (none "
+           "was started, or an earlier wait, waitall or finalize already completed it)");
 }
 
 bool TiProgram::wait_any(RankId r, const TiAction& a, const TiLine& line, bool some) {

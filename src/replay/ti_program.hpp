@@ -141,6 +141,9 @@ class TiProgram final : public Program {
   uint32_t find_request(RankId r, int32_t src, int32_t dst, int32_t tag, int32_t comm) const;
   // find_request, or an InputError naming the call when no request has that key.
   uint32_t require_request(RankId r, const TiAction& a, const TiLine& line) const;
+  // SMPI's wait for a non-blocking collective (TiAction::coll_request): the rank's oldest
+  // outstanding one on the action's communicator, or an InputError.
+  uint32_t require_collective_request(RankId r, const TiAction& a, const TiLine& line) const;
   // The point-to-point actions (send modes, receives, sendrecv, probe); false: nothing to wait for.
   bool start_p2p(RankId r, const TiAction& a, const mpi::Comm& comm, SimTime t);
   // Communicators (ti_comm.cpp): the communicator `id` of which r is a member, or an InputError

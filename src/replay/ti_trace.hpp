@@ -36,13 +36,15 @@
 // | comm_size     | [<n>]                                                 | nothing (*)
 // | comm_split    | (none), or simfab's <color> <key> <new_comm>          | nothing / see EXTENSIONS
 // | comm_dup      | (none), or simfab's <new_comm>                        | nothing / see EXTENSIONS
-// | location      | <file> <line> [more]                                  | nothing (tracing only)
+// | location      | [<file>] <line> [more]                                | nothing (tracing only)
 // | compute       | <flops>                                               | calc flops/speed, blocking
 // | sleep         | <seconds>                                             | calc of that time, blocking
 // | send, recv    | <peer> <tag> <count> [<dt>]                           | blocking send / receive
-//                   (a receive's peer may be -555 or -333: any source; a tag -1 or -444: any tag)
+//                   (a receive's peer may be -555 or -333: any source; a tag -1 or -444: any tag;
+//                   a send's peer -666 or -333: MPI_PROC_NULL)
 // | isend, irecv  | <peer> <tag> <count> [<dt>]                           | non-blocking: a request
 // | wait          | <src> <dst> <tag>                                     | waits for that request
+//                   (a tag below -1 other than -444: SMPI's wait for a non-blocking collective)
 // | waitall       | [anything]                                            | waits for all requests
 // | test          | [<src> <dst> <tag>]                                   | nothing
 // | barrier       |                                                       | dissemination, 1 byte
@@ -59,7 +61,45 @@
 // | scatterv      | <scounts xP> <rcount> [<root> [<sdt> <rdt>]]          | linear from root
 // | reducescatter | <rcounts xP> <flops> [<dt>]                           | reduce to 0 + scatterv, calc
 //
-// ---- SIMFAB EXTENSIONS (the MPI layer of issue 4; SimGrid 3.32 rejects these lines) ------------
+// ---- WHAT SMPI 3.32 WRITES (`smpirun -trace-ti`; examples/ti/smpi/ has recorded samples) ------
+// Files: `-trace-ti --cfg=tracing/filename:F` writes the list F and one file per rank in
+// F_files/ (`<timestamp>_rank-<r+1>.txt`, listed in rank order, paths relative to the directory
+// smpirun ran in); with --cfg=tracing/smpi/format/ti-one-file:yes, F names one shared trace whose
+// ranks' lines are interleaved. Both replay as is. Lines may end with a space (`bcast 3 0 0 `).
+// Records whose form is not the table's above, all replayed by simfab:
+// | SMPI writes                       | for                  | simfab replays
+// |-----------------------------------|----------------------|-----------------------------------------
+// | sendRecv <sc> <dst> <rc> <src> <sdt> <rdt> | MPI_Sendrecv | sendrecv with tag 0 both ways (the tags are
+// |                                   |                      | not recorded; SimGrid's replay uses 0)
+// | Ssend, ISsend <peer> <tag> <count> <dt> | MPI_Ssend, MPI_Issend | ssend, issend
+// | bsend, ibsend; send, isend        | MPI_(I)bsend, MPI_(I)rsend | as named (rsend is recorded as send)
+// | waitAny <n>                       | MPI_Waitany          | waitany over all the rank's requests
+// | testany, testall (no arguments)   | MPI_Testany/Testall  | nothing, as test
+// | i<coll> ... (ibcast, iallreduce, ..., iscan) | MPI_I<coll> | the non-blocking collective
+// | wait <x> <y> <t>, t < -1, t != -444 | MPI_Wait of an i<coll> | waits for the rank's oldest outstanding
+// |                                   |   (t = SMPI's internal tag - 1, e.g. -4446 | non-blocking collective
+// |                                   |   allreduce; x, y meaningless) |
+// | -333 as a send's peer             | MPI_PROC_NULL        | MPI_PROC_NULL (no message)
+// | -333 as a receive's source        | MPI_ANY_SOURCE, or MPI_PROC_NULL | any source: SMPI writes both
+// |                                   |                      | alike, so an irecv from MPI_PROC_NULL
+// |                                   |                      | becomes a wildcard receive (it may deadlock)
+// | location  <line> (no file name)   | every call, with smpi/trace-call-location | nothing
+// | gatherv/scatterv with zero counts | the non-roots' calls | the root's counts are the ones used
+// | <dt> -1                           | a derived datatype   | 0 bytes per element, as SimGrid's table
+// Not written at all: MPI_Comm_split/dup/create/free (a sub-communicator's collective is written
+// as MPI_COMM_WORLD's, with its local root), MPI_Probe (its polling is a `compute`), MPI_Waitsome,
+// MPI_Cancel (the cancelled receive's wait then never completes, in any replay), a blocking
+// MPI_Recv from MPI_PROC_NULL. Refused with the reason (no replay can recover them):
+// `Start <dst> <tag> <bytes> <dt>` (MPI_Start: a receive's source is missing, the byte count is
+// written with the element's datatype), a bare `Startall`, and MPI_Reduce_scatter_block, which
+// SMPI writes as `reducescatter` followed by zeros of no fixed length ("0 0", "0 0 0 0 0 1"): a
+// wrong argument count says so; a length that happens to fit P + 1 replays as zero bytes.
+// SimGrid 3.32's own replay runs only init, finalize, comm_size/split/dup (no-ops), location
+// (with a file name), compute, sleep, send, isend, recv, irecv, test, wait, waitall, barrier,
+// bcast, reduce, allreduce, alltoall(v), gather(v), allgather(v), scatter(v), reducescatter, scan,
+// exscan and sendRecv: it rejects the other records above (and deadlocks or aborts on -333).
+//
+// ---- SIMFAB EXTENSIONS (the MPI layer of issue 4; SimGrid 3.32 rejects these lines but scan) ----
 // Point-to-point (peers as in send/recv; -666 = MPI_PROC_NULL anywhere a peer is expected):
 // | ssend, issend | <peer> <tag> <count> [<dt>]                  | synchronous mode: done at the match
 // | bsend, ibsend | <peer> <tag> <count> [<dt>]                  | buffered mode: done locally
@@ -73,8 +113,8 @@
 // | cancel        | <src> <dst> <tag>                            | cancels that irecv if unmatched
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
-// without a key list, or finalize complete it (no key names it). A blocking collective never
-// matches a non-blocking one. And:
+// without a key list, SMPI's wait with a collective tag (above), or finalize complete it. A
+// blocking collective never matches a non-blocking one. And:
 // | scan, exscan  | <count> <flops> [<dt>]                       | MPICH's recursive doubling, calc
 // Communicators: any action may end with `comm=<id>` (default 0 = MPI_COMM_WORLD); its peers,
 // roots, per-rank counts and request keys are then ranks of that communicator, and its messages
@@ -106,7 +146,7 @@
 // (infinite speed). isend's request key is (rank, peer, tag), irecv's (peer, rank, tag); wait
 // takes the oldest request with its key; a request stays (completed) until a wait, waitall or
 // finalize consumes it, so `test` has nothing to do (SimGrid's null request after a test).
-// SimGrid 3.32 replays none of simfab's extensions (below): scan, exscan, i-collectives, ...
+// SimGrid 3.32 replays none of simfab's extensions above but scan and exscan (which SMPI writes).
 // Examples (SimGrid's examples/smpi/replay): `0 send 1 0 1e6`, `1 irecv 0 0 1e6`, `1 wait 0 1 0`,
 // simfab's: `3 comm_split 1 3 2`, `3 bcast 1000 0 comm=2`, `0 sendrecv 1 0 8 1 0 8`, `1 probe -555 7`,
 // `0 init 1`, `0 reduce 5e4 5e8 0 4`, `0 alltoallv 100 1 40 30 1000 1 80 100` (P = 3).

@@ -25,10 +25,15 @@ CollKind kind_of(CollOp op) {
     case CollOp::kAlltoall: return CollKind::kAlltoall;
     case CollOp::kGather: return CollKind::kGather;
     case CollOp::kScatter: return CollKind::kScatter;
-    case CollOp::kCount: break;
+    case CollOp::kReduceScatter: return CollKind::kReduceScatter;
+    default: break;
   }
   return CollKind::kBarrier;
 }
+
+// The collectives whose algorithms the checker can run from CollCall{rank, p, root, 4096} alone
+// (the v-variants need counts; scan and exscan send inputs the scan layout cannot name).
+bool checkable(CollOp op) { return op < CollOp::kAllgatherv; }
 
 TEST(CollRegistry, EveryAlgorithmComputesItsCollectiveAsCalled) {
   // Segment counts vary by algorithm, so the data is checked with one segment per block and the
@@ -37,8 +42,12 @@ TEST(CollRegistry, EveryAlgorithmComputesItsCollectiveAsCalled) {
   // cannot know (Rabenseifner and ring allreduce cut into P or pof2 blocks): checked by size.
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
+    if (!checkable(op)) continue;
     for (const CollAlgorithm& a : coll_algorithms(op)) {
       if (!a.build) continue;  // schedgen: the caller's own pattern
+      // smpi-lr's blocks and remainder carry no segment lists (registry.cpp); coll_smpi_test
+      // checks its messages against SimGrid's instead.
+      if (std::string(a.name) == "smpi-lr") continue;
       for (int p = 1; p <= 12; ++p) {
         uint32_t k = 1;
         const std::string name = a.name;

@@ -23,7 +23,7 @@ std::string algo(CollOp op, int p, Bytes bytes, Bytes type_size = 1) {
 TEST(CollSelectMpich, EveryDecisionIsARegisteredUnsegmentedAlgorithm) {
   const Bytes sizes[] = {0, 1, 255, 256, 257, 2047, 2048, 2049, 12287, 12288, 32768, 32769, 81919, 81920,
                          524287, 524288, 1 << 24};
-  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kAllgatherv); ++i) {  // the ops with tables
     const auto op = static_cast<CollOp>(i);
     for (int p = 1; p <= 70; ++p) {
       for (Bytes b : sizes) {

@@ -301,7 +301,7 @@ TEST(CollSelectOmpi, BcastSplitBinaryFallsBackToTheChainWhenAHalfIsEmpty) {
 
 TEST(CollSelectOmpi, CountOnlyChangesTheDocumentedFallbacks) {
   // Every other decision is the same whatever the element size (the tables compare bytes).
-  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kAllgatherv); ++i) {  // the ops with tables
     const auto op = static_cast<CollOp>(i);
     for (int p : {1, 2, 3, 5, 8, 16, 33, 100, 300, 700, 1500, 3000, 5000})
       for (Bytes s : {Bytes{0}, Bytes{1}, Bytes{8}, Bytes{100}, Bytes{4096}, Bytes{20000}, Bytes{1} << 20,
@@ -326,7 +326,7 @@ TEST(CollSelectOmpi, EveryDecisionIsARegistryAlgorithmAndUnsegmented) {
     bytes.push_back(b - 1);
     bytes.push_back(b);
   }
-  for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
+  for (size_t i = 0; i < static_cast<size_t>(CollOp::kAllgatherv); ++i) {  // the ops with tables
     const auto op = static_cast<CollOp>(i);
     for (int p : sizes)
       for (Bytes s : bytes) {

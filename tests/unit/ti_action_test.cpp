@@ -158,7 +158,71 @@ TEST(TiAction, WrongArgumentCountSaysTheLayout) {
   expect_error("0 gatherv 10 1 2", 4, 1, 3, "(P = 4 ranks), i.e. 5 to 8 arguments, got 3");
   expect_error("0 alltoallv 100 1 40 30 1000 1 80 100 1", 3, 1, 3, "8 or 10 arguments");
   expect_error("0 scatterv 1 2 3 4 5 1 1", 4, 1, 3, "5, 6 or 8 arguments");
-  expect_error("0 location foo.c", 2, 1, 3, "at least 2 arguments");
+  expect_error("0 location", 2, 1, 3, "at least 1 arguments");
+  expect_error("0 sendRecv 8 1 8", 2, 1, 3,
+               "'sendRecv <send_count> <dst> <recv_count> <src> [<send_dt> [<recv_dt>]]', i.e. 4 to 6 arguments");
+  expect_error("0 waitAny 2 0", 2, 1, 3, "'waitAny [<n>]'");
+}
+
+// What SMPI 3.32's `smpirun -trace-ti` writes where it differs from simfab's own spelling
+// (ti_trace.hpp, "WHAT SMPI 3.32 WRITES"; examples/ti/smpi/dialect2.txt).
+TEST(TiAction, SmpiSpellings) {
+  TiAction a = parse("0 Ssend 1 2 4 1", 2).action;
+  EXPECT_EQ(a.kind, TiKind::kSsend);
+  EXPECT_EQ(a.bytes, 16u);
+  EXPECT_EQ(parse("0 ISsend 1 3 4 1", 2).action.kind, TiKind::kIssend);
+
+  a = parse("0 sendRecv 8 1 3 2 0 1", 3).action;  // 8 doubles to 1, 3 ints from 2, no tags
+  EXPECT_EQ(a.kind, TiKind::kSendrecv);
+  EXPECT_EQ(a.peer, 1);
+  EXPECT_EQ(a.bytes, 64u);
+  EXPECT_EQ(a.peer2, 2);
+  EXPECT_EQ(a.bytes2, 12u);
+  EXPECT_EQ(a.tag, 0);
+  EXPECT_EQ(a.tag2, 0);
+  EXPECT_EQ(parse("0 sendRecv 8 1 8 1", 2).action.bytes2, 8u);  // datatypes optional (default BYTE)
+  a = parse("0 sendRecv 1 -333 1 -333 0 0", 2).action;  // MPI_PROC_NULL both ways
+  EXPECT_EQ(a.peer, kProcNull);
+  EXPECT_EQ(a.peer2, kAnySource);  // -333 as a source: SMPI writes any source and PROC_NULL alike
+
+  a = parse("0 waitAny 2", 2).action;
+  EXPECT_EQ(a.kind, TiKind::kWaitany);
+  EXPECT_FALSE(a.has_arg);  // all of the rank's requests
+  EXPECT_EQ(parse("0 testall", 2).action.kind, TiKind::kTestall);
+  EXPECT_EQ(parse("0 location  0", 2).action.kind, TiKind::kLocation);  // no file name
+
+  EXPECT_EQ(parse("0 send -333 0 1 0", 2).action.peer, kProcNull);
+  EXPECT_EQ(parse("0 isend -333 0 3 1", 2).action.peer, kProcNull);
+  a = parse("0 wait 0 -333 0", 2).action;  // the wait of that isend
+  EXPECT_EQ(a.peer2, kProcNull);
+  EXPECT_FALSE(a.coll_request);
+  a = parse("1 irecv -333 -444 3 1", 2).action;
+  EXPECT_EQ(a.peer, kAnySource);
+  EXPECT_EQ(a.tag, kAnyTag);
+  EXPECT_EQ(parse("1 wait -333 1 -444", 2).action.tag, kAnyTag);
+
+  // The wait of a non-blocking collective: SMPI's internal tag, meaningless src and dst.
+  a = parse("0 wait -333 -333 -4446", 2).action;
+  EXPECT_EQ(a.kind, TiKind::kWait);
+  EXPECT_TRUE(a.coll_request);
+  EXPECT_EQ(a.tag, -4446);
+  EXPECT_TRUE(parse("1 wait 0 0 -779", 2).action.coll_request);
+  EXPECT_TRUE(parse("1 test 0 0 -3335", 2).action.coll_request);
+  a = parse("0 iallreduce 16 0 0 ", 2).action;
+  EXPECT_EQ(a.kind, TiKind::kAllreduce);
+  EXPECT_TRUE(a.nonblocking);
+  EXPECT_EQ(a.bytes, 128u);
+}
+
+TEST(TiAction, SmpiRecordsThatCannotBeReplayedSayWhy) {
+  expect_error("0 Start 1 9 24 0", 2, 1, 3, "cannot replay 'Start': SMPI 3.32 writes MPI_Start");
+  expect_error("0 Startall", 2, 1, 3, "cannot replay 'Startall'");
+  // MPI_Reduce_scatter_block: zeros of no fixed length ("0 0", "0 0 0", "0 0 0 0 0 1" seen).
+  expect_error("0 reducescatter 0 0 0", 4, 1, 3, "i.e. 5 to 6 arguments, got 3 (SMPI 3.32 writes MPI_Reduce_scatter_block");
+  expect_error("0 reducescatter 0 0", 2, 1, 3, "MPI_Reduce_scatter_block");
+  EXPECT_EQ(parse("0 reducescatter 0 0 0", 2).action.bytes, 0u);  // fits two ranks: counts 0 0, 0 flops
+  expect_error("0 cancel 0 0 -4446", 2, 1, 14, "expected a tag");  // only wait and test take one
+  expect_error("0 wait x 0 -4446", 2, 1, 8, "expected a source (an integer)");
 }
 
 TEST(TiAction, BadNumbers) {
@@ -210,7 +274,8 @@ TEST(TiAction, RandomTokenSoupNeverCrashes) {
                           "send", "isend", "recv", "irecv", "wait", "waitall", "test", "bcast", "reduce",
                           "allreduce", "alltoall", "alltoallv", "gather", "gatherv", "allgather", "allgatherv",
                           "scatter", "scatterv", "reducescatter", "compute", "sleep", "init", "finalize",
-                          "barrier", "location", "comm_size", "x", "", "\t", "0x10", "1e-3", "55", "56"};
+                          "barrier", "location", "comm_size", "x", "", "\t", "0x10", "1e-3", "55", "56",
+                          "sendRecv", "Ssend", "ISsend", "waitAny", "Start", "Startall", "-333", "-444", "-4446"};
   const size_t ntok = std::size(tokens);
   uint64_t state = 0x9E3779B97F4A7C15ull;
   auto rnd = [&]() {

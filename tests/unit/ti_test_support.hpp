@@ -22,9 +22,8 @@ enum class TiHosts {
   kIdeal,     // Platform::ideal: compute is free
 };
 
-inline ExecutionResult run_ti_text(const std::string& name, const std::string& text,
-                                   TiHosts kind = TiHosts::kTeraflop) {
-  const std::string path = write_test_file(name, text);
+// Replays the trace (or list) at `path`.
+inline ExecutionResult run_ti_file(const std::string& path, TiHosts kind = TiHosts::kTeraflop) {
   auto trace = open_ti_trace(path);
   const int n = ti_num_ranks(*trace);
   Platform platform = kind == TiHosts::kIdeal ? Platform::ideal(n) : Platform{};
@@ -38,6 +37,11 @@ inline ExecutionResult run_ti_text(const std::string& name, const std::string& t
   auto prog = make_ti_program(*trace, ops, platform, hosts);
   Executor ex(engine, net, ops, *prog, hosts);
   return ex.run();
+}
+
+inline ExecutionResult run_ti_text(const std::string& name, const std::string& text,
+                                   TiHosts kind = TiHosts::kTeraflop) {
+  return run_ti_file(write_test_file(name, text), kind);
 }
 
 // The InputError's message of replaying `text`, or "(no error)".

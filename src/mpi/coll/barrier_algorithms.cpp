@@ -1,17 +1,47 @@
 #include "mpi/coll/barrier_algorithms.hpp"
 
 #include "core/error.hpp"
+#include "mpi/coll/step.hpp"
 #include "mpi/coll/tree_shapes.hpp"
 
 namespace simfab::coll {
 
-void tree_barrier(Fragment& f, RankId rank, int size, Bytes bytes) {
+namespace {
+
+// Fan-in to rank 0 over `spec`'s tree, then fan-out down the same tree.
+void up_then_down(Fragment& f, RankId rank, int size, Bytes bytes, TreeSpec spec) {
   TreeNode node;
-  tree_node(TreeSpec{TreeShape::kKnomial, 2}, rank, size, 0, node);
+  tree_node(spec, rank, size, 0, node);
   tree_up(f, node, bytes, Segs{}, ReduceCost{});
   const uint32_t down = f.size();
   tree_down(f, node, bytes, Segs{});
   then_after(f, 0, down);
+}
+
+}  // namespace
+
+void tree_barrier(Fragment& f, RankId rank, int size, Bytes bytes) {
+  up_then_down(f, rank, size, bytes, TreeSpec{TreeShape::kKnomial, 2});
+}
+
+void linear_barrier(Fragment& f, RankId rank, int size, Bytes bytes) {
+  up_then_down(f, rank, size, bytes, TreeSpec{TreeShape::kFlat, 1});
+}
+
+void smpi_ompi_tree_barrier(Fragment& f, RankId rank, int size, Bytes bytes) {
+  SIMFAB_CHECK(rank >= 0 && rank < size, "smpi_ompi_tree_barrier: rank out of range");
+  int64_t depth = 1;
+  while (depth < size) depth <<= 1;
+  After prev;
+  const auto step = [&](int64_t jump, bool up) {
+    const int64_t partner = rank ^ jump;
+    if ((partner & (jump - 1)) != 0 || partner >= size) return;
+    const Side side{static_cast<RankId>(partner), bytes, {}};
+    if ((partner > rank) == up) prev = recv_step(f, prev, side, Combine::kReplace, ReduceCost{});
+    else prev = send_step(f, prev, side);
+  };
+  for (int64_t jump = 1; jump < depth; jump <<= 1) step(jump, true);
+  for (int64_t jump = depth >> 1; jump > 0; jump >>= 1) step(jump, false);
 }
 
 void recursive_doubling_barrier(Fragment& f, RankId rank, int size, Bytes bytes) {

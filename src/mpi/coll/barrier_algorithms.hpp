@@ -8,6 +8,17 @@
 //                                tree_shapes.hpp (a rank reports to its parent once
 //                                all its children did), then fan-out down the same
 //                                tree (barrier_intra_tree's up-then-down scheme)
+//   linear_barrier               barrier_intra_basic_linear (SimGrid's            2(P-1)
+//                                barrier__ompi_basic_linear, its default): rank 0
+//                                posts a receive from every rank, waits, then
+//                                sends to every rank; the others send to 0, then
+//                                receive from 0 (the flat tree of tree_shapes.hpp)
+//   smpi_ompi_tree_barrier       SimGrid's barrier__ompi_tree (barrier-ompi.cpp):  2(P-1)
+//                                fan-in then fan-out on the binomial tree whose
+//                                rank r meets partner r^jump for jump = 1, 2, 4..
+//                                (up: the higher one sends) and back down in the
+//                                reverse order, every call blocking; unlike
+//                                tree_barrier, children come nearest first
 //   recursive_doubling_barrier   barrier_intra_recursivedoubling: with Q the largest  Q log2 Q
 //                                power of two <= P, rank r >= Q first reports to      + 2(P-Q)
 //                                r-Q and waits for its release; r < P-Q waits for     (P log2 P
@@ -28,6 +39,8 @@ namespace simfab::coll {
 
 // REQUIRES (all): 0 <= rank < size.
 void tree_barrier(Fragment& f, RankId rank, int size, Bytes bytes = 0);
+void linear_barrier(Fragment& f, RankId rank, int size, Bytes bytes = 0);
+void smpi_ompi_tree_barrier(Fragment& f, RankId rank, int size, Bytes bytes = 0);
 void recursive_doubling_barrier(Fragment& f, RankId rank, int size, Bytes bytes = 0);
 void double_ring_barrier(Fragment& f, RankId rank, int size, Bytes bytes = 0);
 

@@ -13,6 +13,11 @@
 #include "mpi/coll/reduce_algorithms.hpp"
 #include "mpi/coll/select_mpich.hpp"
 #include "mpi/coll/select_ompi.hpp"
+#include "mpi/coll/select_smpi.hpp"
+#include "mpi/coll/smpi_linear.hpp"
+#include "mpi/coll/smpi_names.hpp"
+#include "mpi/coll/step.hpp"
+#include "mpi/coll/tree_shapes.hpp"
 
 namespace simfab::coll {
 
@@ -83,6 +88,49 @@ void ompi_split_binary_bcast(Fragment& f, const CollCall& c) {
   split_binary_bcast(f, c.rank, c.size, c.root, c.bytes, segments);
 }
 
+// SMPI's colls::<op> inside a SimGrid algorithm: what the active smpi selector picks for `c`.
+void smpi_selected(CollOp op, Fragment& f, const CollCall& c) {
+  const char* name = select_smpi(c.smpi, op, c);
+  const CollAlgorithm* a = smpi_algorithm(op, name);
+  SIMFAB_CHECK(a && a->build, std::string("smpi selector chose an unknown algorithm: ") + name);
+  a->build(f, c);
+}
+
+// SimGrid's allreduce__default / allreduce__redbcast: colls::reduce to rank 0, then colls::bcast
+// from rank 0, one after the other (blocking calls).
+void smpi_reduce_then_bcast(Fragment& f, CollCall c) {
+  c.root = 0;
+  const uint32_t begin = f.size();
+  smpi_selected(CollOp::kReduce, f, c);
+  const uint32_t bcast = f.size();
+  smpi_selected(CollOp::kBcast, f, c);
+  then_after(f, begin, bcast);
+}
+
+// SimGrid's allreduce__lr (allreduce-lr.cpp): count < P -> allreduce__default; else the
+// count/P-element blocks go round the ring in P-1 MPI_Sendrecv steps of reduce-scatter (send
+// block r-1-i to r+1, receive block r-2-i from r-1) and P-1 of allgather (send r-i, receive
+// r-1-i); then a count % P remainder is one more colls::allreduce of it (the active selector's).
+// Messages carry no segment lists (the remainder's algorithm numbers its own segments).
+void smpi_lr_allreduce(Fragment& f, CollCall c) {
+  const Bytes ts = std::max<Bytes>(1, c.type_size), count = c.elements(), p = static_cast<Bytes>(c.size);
+  if (count < p) return smpi_reduce_then_bcast(f, c);
+  const Bytes block = count / p * ts;
+  const RankId right = (c.rank + 1) % c.size, left = (c.rank + c.size - 1) % c.size;
+  const uint32_t begin = f.size();
+  After prev;
+  for (int pass = 0; pass < 2; ++pass)
+    for (int i = 0; i + 1 < c.size; ++i)
+      prev = sendrecv_step(f, prev, Side{right, block, {}}, Side{left, block, {}},
+                           pass == 0 ? Combine::kReduce : Combine::kReplace, ReduceCost{});
+  if (count % p == 0) return;
+  const uint32_t rest = f.size();
+  CollCall r = c;
+  r.bytes = count % p * ts;
+  smpi_selected(CollOp::kAllreduce, f, r);
+  then_after(f, begin, rest);
+}
+
 // "schedgen" is a marker: the caller keeps its own (Schedgen) expansion.
 constexpr CollAlgorithm kSchedgen{"schedgen", "LogGOPSim's Schedgen pattern (default; what TI replay has always used)",
                                   nullptr};
@@ -97,6 +145,10 @@ const CollAlgorithm kBarrier[] = {
      [](Fragment& f, const CollCall& c) { recursive_doubling_barrier(f, c.rank, c.size); }},
     {"double-ring", "a token twice around the ring (OpenMPI)",
      [](Fragment& f, const CollCall& c) { double_ring_barrier(f, c.rank, c.size); }},
+    {"smpi-ompi_basic_linear", "SimGrid's default (barrier__ompi_basic_linear): rank 0 hears from all, then releases all",
+     [](Fragment& f, const CollCall& c) { linear_barrier(f, c.rank, c.size); }},
+    {"smpi-ompi_tree", "SimGrid's barrier__ompi_tree: binomial fan-in/fan-out, nearest partner first, blocking",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_tree_barrier(f, c.rank, c.size); }},
 };
 const CollAlgorithm kBcast[] = {
     kSchedgen,
@@ -114,6 +166,12 @@ const CollAlgorithm kBcast[] = {
      [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
      [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
+    {"smpi-binomial_tree", "SimGrid's default (bcast__binomial_tree): binomial tree, blocking sends, far child first",
+     [](Fragment& f, const CollCall& c) {
+       TreeNode node;
+       tree_node(TreeSpec{TreeShape::kKnomial, 2}, c.rank, c.size, c.root, node);
+       tree_down_blocking(f, node, c.bytes, Segs{0, 1});
+     }},
 };
 const CollAlgorithm kReduce[] = {
     kSchedgen,
@@ -127,6 +185,8 @@ const CollAlgorithm kReduce[] = {
      [](Fragment& f, const CollCall& c) { chain_reduce(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"rabenseifner", "reduce-scatter by recursive halving, then binomial gather (MPICH)",
      [](Fragment& f, const CollCall& c) { rabenseifner_reduce(f, c.rank, c.size, c.root, c.bytes); }},
+    {"smpi-default", "SimGrid's default (ireduce): every rank isends to the root, which receives in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, true); }},
 };
 const CollAlgorithm kAllreduce[] = {
     kSchedgen,
@@ -141,6 +201,10 @@ const CollAlgorithm kAllreduce[] = {
      [](Fragment& f, const CollCall& c) { ompi_allreduce_ring_segmented(f, c); }},
     {"reduce-bcast", "binomial reduce to rank 0, then binomial bcast",
      [](Fragment& f, const CollCall& c) { allreduce_reduce_bcast(f, c.rank, c.size, c.bytes, {}); }},
+    {"smpi-default", "SimGrid's default/redbcast: reduce to 0 then bcast from 0, as the active smpi selector picks them",
+     [](Fragment& f, const CollCall& c) { smpi_reduce_then_bcast(f, c); }},
+    {"smpi-lr", "SimGrid's allreduce__lr: ring of sendrecv steps over count/P-element blocks, remainder apart",
+     [](Fragment& f, const CollCall& c) { smpi_lr_allreduce(f, c); }},
 };
 const CollAlgorithm kAllgather[] = {
     kSchedgen,
@@ -158,6 +222,8 @@ const CollAlgorithm kAllgather[] = {
        if (c.size % 2 == 0) allgather_neighbor_exchange(f, c.rank, c.size, c.bytes);
        else allgather_ring(f, c.rank, c.size, c.bytes);
      }},
+    {"smpi-default", "SimGrid's default (iallgather): isend to and irecv from every rank, in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_allgatherv(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
 };
 const CollAlgorithm kAlltoall[] = {
     kSchedgen,
@@ -171,23 +237,69 @@ const CollAlgorithm kAlltoall[] = {
      [](Fragment& f, const CollCall& c) { alltoall_linear_sync(f, c.rank, c.size, c.bytes, 4); }},
     {"ring", "blocks forwarded around the ring",
      [](Fragment& f, const CollCall& c) { alltoall_ring(f, c.rank, c.size, c.bytes); }},
+    {"smpi-default", "SimGrid's default (alltoall__ompi): OpenMPI's table over SimGrid's implementations",
+     [](Fragment& f, const CollCall& c) {
+       CollCall o = c;
+       o.smpi = SmpiSelector::kOmpi;
+       smpi_selected(CollOp::kAlltoall, f, o);
+     }},
 };
 const CollAlgorithm kGather[] = {
     kSchedgen,
     {"binomial", "binomial tree, subtrees' blocks travel together (OpenMPI)",
      [](Fragment& f, const CollCall& c) { binomial_gather(f, c.rank, c.size, c.root, c.bytes); }},
+    {"smpi-default", "SimGrid's default (igather): every rank isends to the root, which receives in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, false); }},
 };
 const CollAlgorithm kScatter[] = {
     kSchedgen,
     {"binomial", "binomial tree (OpenMPI)",
      [](Fragment& f, const CollCall& c) { binomial_scatter(f, c.rank, c.size, c.root, c.bytes); }},
+    {"smpi-default", "SimGrid's default (iscatter): the root isends to every rank in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_from_root(f, c.rank, c.size, c.root, PerRank{c.bytes}, c.bytes); }},
+};
+const CollAlgorithm kAllgatherv[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's default (iallgatherv): isend to and irecv from every rank, in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_allgatherv(f, c.rank, c.size, c.bytes, PerRank{c.counts}); }},
+};
+const CollAlgorithm kAlltoallv[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's default (ialltoallv): irecv from every rank, then isend to every rank, rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_alltoallv(f, c.rank, c.size, PerRank{c.counts}, PerRank{c.counts2}); }},
+};
+const CollAlgorithm kGatherv[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's gatherv: every rank isends to the root, which receives in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.counts}, false); }},
+};
+const CollAlgorithm kScatterv[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's scatterv: the root isends to every rank in rank order",
+     [](Fragment& f, const CollCall& c) { smpi_linear_from_root(f, c.rank, c.size, c.root, PerRank{c.counts}, c.bytes); }},
+};
+const CollAlgorithm kReduceScatter[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's default: ireduce of the whole vector to rank 0, then scatterv of the blocks",
+     [](Fragment& f, const CollCall& c) { smpi_default_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
+};
+const CollAlgorithm kScan[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's scan: irecv from every lower rank, isend to every higher rank",
+     [](Fragment& f, const CollCall& c) { smpi_linear_scan(f, c.rank, c.size, c.bytes); }},
+};
+const CollAlgorithm kExscan[] = {
+    kSchedgen,
+    {"smpi-default", "SimGrid's exscan: irecv from every lower rank, isend to every higher rank",
+     [](Fragment& f, const CollCall& c) { smpi_linear_scan(f, c.rank, c.size, c.bytes); }},
 };
 
 }  // namespace
 
 const char* coll_op_name(CollOp op) {
-  static const char* const kNames[] = {"barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather",
-                                       "scatter"};
+  static const char* const kNames[] = {"barrier",    "bcast",     "reduce",  "allreduce", "allgather",
+                                       "alltoall",   "gather",    "scatter", "allgatherv", "alltoallv",
+                                       "gatherv",    "scatterv",  "reduce_scatter", "scan", "exscan"};
   return kNames[static_cast<size_t>(op)];
 }
 
@@ -203,6 +315,13 @@ std::span<const CollAlgorithm> coll_algorithms(CollOp op) {
     case CollOp::kAlltoall: return kAlltoall;
     case CollOp::kGather: return kGather;
     case CollOp::kScatter: return kScatter;
+    case CollOp::kAllgatherv: return kAllgatherv;
+    case CollOp::kAlltoallv: return kAlltoallv;
+    case CollOp::kGatherv: return kGatherv;
+    case CollOp::kScatterv: return kScatterv;
+    case CollOp::kReduceScatter: return kReduceScatter;
+    case CollOp::kScan: return kScan;
+    case CollOp::kExscan: return kExscan;
     case CollOp::kCount: break;
   }
   return {};
@@ -211,16 +330,30 @@ std::span<const CollAlgorithm> coll_algorithms(CollOp op) {
 void register_coll_keys(Config& cfg) {
   cfg.declare({"mpi/coll-selector", CfgType::kChoice, "schedgen",
                "how collectives pick their algorithm when mpi/<collective> is not set: schedgen (Schedgen's "
-               "patterns), ompi (OpenMPI 4.1 tuned decision tables), mpich (MPICH 3.3 auto selection); "
-               "the selectors use the trace's bytes and element counts and assume commutative reduction "
-               "operations (TI traces do not record the operation)",
-               {"schedgen", "ompi", "mpich"}});
+               "patterns), ompi (OpenMPI 4.1 tuned decision tables), mpich (MPICH 3.3 auto selection), "
+               "smpi-default, smpi-ompi, smpi-mpich (what SimGrid 3.32's smpi/coll-selector default/ompi/mpich "
+               "runs, with SimGrid's implementations); the selectors use the trace's bytes and element counts "
+               "and assume commutative reduction operations (TI traces do not record the operation)",
+               {"schedgen", "ompi", "mpich", "smpi-default", "smpi-ompi", "smpi-mpich"}});
+  cfg.declare({"smpi/coll-selector", CfgType::kChoice, "default",
+               "SimGrid's own key, when given: default|ompi|mpich mean mpi/coll-selector=smpi-default|smpi-ompi|"
+               "smpi-mpich (and win over mpi/coll-selector)",
+               {"default", "ompi", "mpich"}});
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
     std::vector<std::string> names;
     for (const CollAlgorithm& a : coll_algorithms(op)) names.emplace_back(a.name);
     cfg.declare({coll_op_key(op), CfgType::kChoice, "schedgen",
                  std::string("the algorithm of MPI_") + coll_op_name(op) + " (simfab coll --list)", names});
+    const std::string key = smpi_key(op);
+    if (key.empty()) continue;
+    std::vector<std::string> sg{"selector", "ompi", "mpich"};
+    for (const SmpiName& n : smpi_names(op)) sg.emplace_back(n.simgrid);
+    cfg.declare({key, CfgType::kChoice, "selector",
+                 std::string("SimGrid's own key: its algorithm name for MPI_") + coll_op_name(op) +
+                     " (selector: as mpi/coll-selector picks; ompi/mpich: that smpi selector's choice); "
+                     "when set, wins over mpi/" + coll_op_name(op) + " (simfab coll --list)",
+                 sg});
   }
 }
 
@@ -233,20 +366,57 @@ const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name) {
 CollChoice CollChoice::from(const Config& cfg) {
   CollChoice c;
   const std::string& selector = cfg.choice("mpi/coll-selector");
-  c.selector = selector == "ompi" ? Selector::kOmpi : selector == "mpich" ? Selector::kMpich : Selector::kSchedgen;
+  c.selector = selector == "ompi"           ? Selector::kOmpi
+               : selector == "mpich"        ? Selector::kMpich
+               : selector == "smpi-default" ? Selector::kSmpiDefault
+               : selector == "smpi-ompi"    ? Selector::kSmpiOmpi
+               : selector == "smpi-mpich"   ? Selector::kSmpiMpich
+                                            : Selector::kSchedgen;
+  if (cfg.is_explicit("smpi/coll-selector")) {
+    const std::string& sg = cfg.choice("smpi/coll-selector");
+    c.selector = sg == "ompi" ? Selector::kSmpiOmpi : sg == "mpich" ? Selector::kSmpiMpich : Selector::kSmpiDefault;
+  }
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
     const std::string key = coll_op_key(op);
     c.forced[i] = cfg.is_explicit(key) || cfg.choice(key) != "schedgen";
     c.algorithm[i] = find_coll_algorithm(op, cfg.choice(key));
+    const std::string sgkey = smpi_key(op);
+    if (sgkey.empty() || !cfg.is_explicit(sgkey) || cfg.choice(sgkey) == "selector") continue;
+    const std::string& name = cfg.choice(sgkey);
+    c.forced[i] = true;
+    if (name == "ompi" || name == "mpich") {
+      c.smpi_forced[i] = name == "ompi" ? SmpiSelector::kOmpi : SmpiSelector::kMpich;
+      c.algorithm[i] = nullptr;
+    } else {
+      c.algorithm[i] = smpi_algorithm(op, name);
+      SIMFAB_CHECK(c.algorithm[i], "smpi name without a simfab algorithm: " + name);
+    }
   }
   return c;
+}
+
+SmpiSelector CollChoice::smpi_selector() const {
+  switch (selector) {
+    case Selector::kSmpiOmpi: return SmpiSelector::kOmpi;
+    case Selector::kSmpiMpich: return SmpiSelector::kMpich;
+    case Selector::kSmpiDefault: return SmpiSelector::kDefault;
+    default: return SmpiSelector::kNone;
+  }
 }
 
 bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
   const size_t i = static_cast<size_t>(op);
   const CollAlgorithm* a = algorithm[i];
-  if (!forced[i] && selector != Selector::kSchedgen) {
+  call.smpi = smpi_selector();
+  if (smpi_forced[i] != SmpiSelector::kNone) {  // smpi/<collective>=ompi|mpich
+    call.smpi = smpi_forced[i];
+    a = smpi_algorithm(op, select_smpi(call.smpi, op, call));
+  } else if (!forced[i] && call.smpi != SmpiSelector::kNone) {
+    const char* name = select_smpi(call.smpi, op, call);
+    a = smpi_algorithm(op, name);
+    SIMFAB_CHECK(a, std::string("smpi selector chose an unknown algorithm: ") + name);
+  } else if (!forced[i] && selector != Selector::kSchedgen && i < static_cast<size_t>(CollOp::kAllgatherv)) {
     const CollDecision d =
         selector == Selector::kOmpi
             ? select_ompi(op, call.size, call.bytes, call.type_size)

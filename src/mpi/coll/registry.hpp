@@ -46,7 +46,17 @@
 
 namespace simfab::coll {
 
-enum class CollOp : uint8_t { kBarrier, kBcast, kReduce, kAllreduce, kAllgather, kAlltoall, kGather, kScatter, kCount };
+// The first eight have OpenMPI/MPICH algorithms; the v-variants, reduce_scatter, scan and exscan
+// have only Schedgen's pattern and SimGrid's (the smpi-* selectors, select_smpi.hpp).
+enum class CollOp : uint8_t {
+  kBarrier, kBcast, kReduce, kAllreduce, kAllgather, kAlltoall, kGather, kScatter,
+  kAllgatherv, kAlltoallv, kGatherv, kScatterv, kReduceScatter, kScan, kExscan, kCount
+};
+
+// Which SimGrid 3.32 selector runs (the smpi-* selectors, select_smpi.hpp). SimGrid algorithms
+// that call another collective (allreduce = reduce + bcast, the remainder of allreduce-lr) call
+// the one this selector picks, as SMPI's colls::reduce etc. do.
+enum class SmpiSelector : uint8_t { kNone, kDefault, kOmpi, kMpich };
 
 inline constexpr Bytes kSegmentBytes = 65536;
 
@@ -57,6 +67,14 @@ struct CollCall {
   Bytes bytes = 0;                      // the whole buffer, or one block (see above)
   Bytes type_size = 1;                  // bytes per element (elements = bytes / type_size); >= 1
   Bytes segment_bytes = kSegmentBytes;  // pipelined algorithms' segment size; 0 = unsegmented
+  // Per-rank byte counts of the v-variants and reduce_scatter (P entries each; empty otherwise):
+  //   allgatherv, gatherv   counts = received from each rank (bytes = what this rank sends)
+  //   scatterv              counts = sent to each rank (bytes = what this rank receives)
+  //   alltoallv             counts = sent to each rank, counts2 = received from each
+  //   reduce_scatter        counts = each rank's block (bytes = their sum)
+  std::span<const Bytes> counts{};
+  std::span<const Bytes> counts2{};
+  SmpiSelector smpi = SmpiSelector::kNone;  // set by CollChoice for smpi-* algorithms
 
   // The element count of `bytes` (MPI's `count`). A type_size of 0 counts as 1.
   Bytes elements() const { return bytes / (type_size ? type_size : 1); }
@@ -78,14 +96,19 @@ void register_coll_keys(Config& cfg);
 
 const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name);
 
-// How each collective picks its algorithm: a forced mpi/<collective> wins; otherwise the
+// How each collective picks its algorithm: SimGrid's smpi/<collective> wins when set, then a
+// forced mpi/<collective>; otherwise the
 // selector (mpi/coll-selector) decides per call from the communicator size, the bytes and the
 // element count (select_ompi.hpp, select_mpich.hpp); `schedgen` leaves the caller's own pattern.
 struct CollChoice {
-  enum class Selector : uint8_t { kSchedgen, kOmpi, kMpich };
+  enum class Selector : uint8_t { kSchedgen, kOmpi, kMpich, kSmpiDefault, kSmpiOmpi, kSmpiMpich };
   Selector selector = Selector::kSchedgen;
   std::array<bool, static_cast<size_t>(CollOp::kCount)> forced{};
   std::array<const CollAlgorithm*, static_cast<size_t>(CollOp::kCount)> algorithm{};
+  // smpi/<collective>=ompi|mpich: that collective follows that smpi selector.
+  std::array<SmpiSelector, static_cast<size_t>(CollOp::kCount)> smpi_forced{};
+  // The SimGrid selector behind `selector` (kNone unless it is an smpi-* one).
+  SmpiSelector smpi_selector() const;
 
   static CollChoice from(const Config& cfg);
   // Appends the chosen algorithm's ops for `call`; false when the choice is schedgen.

@@ -65,7 +65,7 @@ CollDecision select_mpich(CollOp op, int comm_size, Bytes total_bytes, Bytes typ
     case CollOp::kScatter:  // MPIR_Scatter_intra_auto: always binomial
       return unsegmented("binomial");
 
-    case CollOp::kCount: break;
+    default: break;  // no OpenMPI/MPICH table (the v-variants, reduce_scatter, scans)
   }
   return unsegmented("schedgen");
 }

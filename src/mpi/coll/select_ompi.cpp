@@ -169,7 +169,7 @@ int ompi_tuned_algorithm_id(CollOp op, int comm_size, Bytes total_bytes) {
     case CollOp::kBarrier: return barrier_alg(p);
     case CollOp::kGather: return gather_alg(p, s);
     case CollOp::kScatter: return scatter_alg(p, s);
-    case CollOp::kCount: break;
+    default: break;  // no OpenMPI/MPICH table (the v-variants, reduce_scatter, scans)
   }
   return 0;
 }
@@ -211,7 +211,7 @@ CollDecision select_ompi(CollOp op, int comm_size, Bytes total_bytes, Bytes type
     case CollOp::kBarrier: name = kBarrierNames[id]; break;
     case CollOp::kGather:
     case CollOp::kScatter: name = kGatherScatterNames[id]; break;
-    case CollOp::kCount: break;
+    default: break;  // no OpenMPI/MPICH table (the v-variants, reduce_scatter, scans)
   }
   return CollDecision{name, 0};  // the fixed rules pass segsize 0 to every algorithm
 }

@@ -126,6 +126,15 @@ void tree_up(Fragment& f, const TreeNode& node, Bytes bytes, Segs data, const Re
   }
 }
 
+void tree_down_blocking(Fragment& f, const TreeNode& node, Bytes bytes, Segs data) {
+  int64_t prev = node.parent >= 0 ? static_cast<int64_t>(f.recv(node.parent, bytes, data)) : -1;
+  for (RankId c : node.children) {
+    const uint32_t send = f.send(c, bytes, data);
+    if (prev >= 0) f.require(send, static_cast<uint32_t>(prev));
+    prev = send;
+  }
+}
+
 void then_after(Fragment& f, uint32_t begin, uint32_t mid) {
   const uint32_t end = f.size();
   SIMFAB_CHECK(begin <= mid && mid <= end, "then_after: phases out of order");

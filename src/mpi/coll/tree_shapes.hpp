@@ -39,6 +39,11 @@
 // piece s-1's send to it: issue order only. OpenMPI also waits for all of piece s-1's sends
 // (wait_all) before issuing piece s; that flow control stays unmodelled, as above.
 //
+// tree_down_blocking is tree_down with one piece and blocking calls, as SimGrid's
+// bcast__binomial_tree (src/smpi/colls/bcast/bcast-binomial-tree.cpp) and ompi_coll_tuned_topo's
+// unsegmented walks issue them: Request::recv from the parent, then Request::send to each child in
+// turn, so each op requires the previous one.
+//
 // then_after(f, begin, mid) sequences two phases of one rank, as two blocking calls would: every
 // op of [mid, size()) with no predecessor inside that phase requires every end op of [begin, mid).
 //
@@ -77,6 +82,7 @@ int knomial_subtree(RankId v, int size, int radix);
 // The walks above. `data.count` is 0 (no data, one message per edge) or the number of pieces.
 void tree_down(Fragment& f, const TreeNode& node, Bytes bytes, Segs data);
 void tree_up(Fragment& f, const TreeNode& node, Bytes bytes, Segs data, const ReduceCost& cost);
+void tree_down_blocking(Fragment& f, const TreeNode& node, Bytes bytes, Segs data);
 
 // REQUIRES: begin <= mid <= f.size().
 void then_after(Fragment& f, uint32_t begin, uint32_t mid);

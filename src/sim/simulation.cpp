@@ -45,6 +45,9 @@ Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   if (!in.platform_path.empty()) platform = load_platform(in.platform_path);
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
+  // SimGrid's model comes with SimGrid's collectives, unless the run chose others.
+  if (cfg.choice("network/model") == "smpi" && !cfg.is_explicit("mpi/coll-selector"))
+    cfg.set("mpi/coll-selector", "smpi-default", SourceLoc{"network/model=smpi", 0, 0});
   return platform;
 }
 

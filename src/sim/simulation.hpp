@@ -44,7 +44,8 @@ struct RunResult {
 };
 
 // The platform of `in` (empty without --platform) with its `config:` settings applied to every
-// key of `cfg` not given explicitly (the command line wins). Throws InputError.
+// key of `cfg` not given explicitly (the command line wins); then the model's defaults: under
+// network/model=smpi, mpi/coll-selector=smpi-default unless given. Throws InputError.
 Platform load_run_platform(const SimulationInput& in, Config& cfg);
 // The host of each rank: as in.hostfile_path says, else round-robin (rank r on host r mod H), and
 // then fewer hosts than ranks is an InputError. `app` names the application in messages.

@@ -160,6 +160,16 @@ TEST(SmpiModel, OverheadsApplyAsSmpiRequestChargesThem) {
   expect_smpirun(run_smpi(kTwoHosts, "a\nb\n", isend(100000), {"smpi/or:0:1e-5:0"}), 0.000228074);
 }
 
+TEST(SmpiModel, CollectivesDefaultToSimGridsSelector) {
+  // A 100000-byte bcast from rank 0 on three ranks (hosts a, b, a): SimGrid's default binomial
+  // tree, unless the run picks another selector.
+  const char* trace = "0 init\n1 init\n2 init\n0 bcast 100000 0\n1 bcast 100000 0\n2 bcast 100000 0\n"
+                      "0 finalize\n1 finalize\n2 finalize\n";
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\na\n", trace), 0.000238706);
+  expect_smpirun(run_smpi(kTwoHosts, "a\nb\na\n", trace, {"smpi/coll-selector:default"}), 0.000238706);
+  EXPECT_LT(run_smpi(kTwoHosts, "a\nb\na\n", trace, {"mpi/coll-selector=schedgen"}), 0.000230);
+}
+
 TEST(SmpiModel, BadSimGridValuesAreInputErrors) {
   EXPECT_THROW(run_smpi(kTwoHosts, "a\nb\n", one_send(10), {"smpi/async-small-thresh:100000"}), InputError);
   EXPECT_THROW(run_smpi(kTwoHosts, "a\nb\n", one_send(10), {"smpi/bw-factor:0:0"}), InputError);

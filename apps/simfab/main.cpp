@@ -21,6 +21,7 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "mpi/coll/registry.hpp"
+#include "mpi/coll/smpi_names.hpp"
 #include "report/summary.hpp"
 #include "sim/goal_export.hpp"
 #include "sim/simulation.hpp"
@@ -68,6 +69,12 @@ int cmd_coll(const std::vector<std::string>& args) {
     std::cout << coll::coll_op_name(op) << " (--cfg " << coll::coll_op_key(op) << "=ALGORITHM)\n";
     for (const coll::CollAlgorithm& a : coll::coll_algorithms(op))
       std::cout << "    " << a.name << ": " << a.doc << "\n";
+    const std::string sg_key = coll::smpi_key(op);
+    if (sg_key.empty()) continue;
+    std::cout << "  SimGrid's names (--cfg " << sg_key << "=NAME; * = the nearest simfab algorithm, not SimGrid's messages):\n   ";
+    for (const coll::SmpiName& n : coll::smpi_names(op))
+      std::cout << " " << n.simgrid << (n.exact ? "" : "*") << "=" << n.simfab;
+    std::cout << "\n";
   }
   return 0;
 }

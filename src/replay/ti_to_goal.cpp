@@ -45,6 +45,7 @@ class TiGoalExporter {
   struct Held {
     uint32_t instance;
     uint64_t colls;
+    bool smp_ready = false;  // CollCall::smp_ready: SimGrid's init_smp has run on it
   };
 
   void reset(RankId r);
@@ -350,6 +351,17 @@ std::vector<TiGoalExporter::Request>::iterator TiGoalExporter::find_request(cons
 }
 
 void TiGoalExporter::wait(const TiAction& a, const TiLine& line, const Held& comm) {
+  if (a.coll_request) {  // SMPI's wait of a non-blocking collective: its oldest one on `comm`, as replay does
+    const int32_t id = comms_.comm(comm.instance).id;
+    for (auto it = requests_.begin(); it != requests_.end(); ++it) {
+      if (it->src != kNoKey || it->comm != id) continue;
+      if (it->op != kNoLabel) also_require(it->op);
+      requests_.erase(it);
+      return;
+    }
+    fail(line, "wait with SMPI's collective tag " + std::to_string(a.tag) + " (the wait of a non-blocking collective): rank " +
+                   std::to_string(rank_) + " has no non-blocking collective outstanding on this communicator");
+  }
   const auto it = find_request(a, line, comm, a.peer, a.peer2, a.tag);
   if (it->op != kNoLabel) also_require(it->op);
   requests_.erase(it);
@@ -402,7 +414,7 @@ void TiGoalExporter::collective(const TiAction& a, const TiLine& line, Held& com
     closing = ti_compute_time(a.amount, host(), trace_.file_name(line.file), line);
   const mpi::Group& g = comms_.comm(comm.instance).group;
   frag_.clear();
-  build_ti_collective(frag_, a, g.local_rank(rank_), g.size(), counts_, closing, choice_);
+  build_ti_collective(frag_, a, g.local_rank(rank_), g.size(), counts_, closing, choice_, &comm.smp_ready);
   note_collective(line);
   if (!a.nonblocking) {
     write_fragment(comm);

@@ -138,6 +138,16 @@ TEST(GoalExport, RoundTripBundledTraces) {
     expect_round_trip(kSrc + "/examples/ti/allreduce16.ti", kCluster16, {std::string("mpi/allreduce=") + alg});
 }
 
+TEST(GoalExport, RoundTripSmpiWaitOfANonBlockingCollective) {
+  // smpirun -trace-ti writes the wait of an MPI_Iallreduce with SMPI's internal tag (-4446).
+  const std::string t = write_test_file(
+      "icoll.ti",
+      "0 init\n1 init\n0 iallreduce 16 0 0\n0 compute 5\n0 wait -333 -333 -4446\n0 compute 3\n"
+      "1 compute 1000\n1 iallreduce 16 0 0\n1 wait 0 0 -4446\n0 finalize\n1 finalize\n");
+  expect_round_trip(t, kCluster16, {});
+  expect_round_trip(t, kCluster16, {"network/model=smpi"});
+}
+
 TEST(GoalExport, RoundTripPointToPoint) {
   const std::string t = write_test_file("p2p.ti", kP2pTrace);
   expect_round_trip(t, kCluster16, {});

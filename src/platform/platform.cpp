@@ -57,16 +57,18 @@ int Platform::add_cluster(Cluster c) {
 }
 
 void Platform::add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way) {
-  if (!one_way) {
-    std::vector<LinkId> back;
-    back.reserve(links.size());
-    for (auto it = links.rbegin(); it != links.rend(); ++it) {
-      const LinkId twin = link(*it).twin;
-      back.push_back(twin >= 0 ? twin : *it);
-    }
-    routes_[{b, a}] = std::move(back);
-  }
+  if (!one_way) routes_[{b, a}] = reversed_route(links);
   routes_[{a, b}] = std::move(links);
+}
+
+std::vector<LinkId> Platform::reversed_route(const std::vector<LinkId>& links) const {
+  std::vector<LinkId> back;
+  back.reserve(links.size());
+  for (auto it = links.rbegin(); it != links.rend(); ++it) {
+    const LinkId twin = link(*it).twin;
+    back.push_back(twin >= 0 ? twin : *it);
+  }
+  return back;
 }
 
 void Platform::join(LinkId l, NodeId from, NodeId to) {
@@ -155,7 +157,7 @@ bool Platform::for_each_route_link(HostId a, HostId b, const RouteRequest& reque
     topologies_[static_cast<size_t>(ha.topology)]->route(ha.topo_index, hb.topo_index, request, fn);
     return true;
   }
-  return false;
+  return provider_ && provider_->route(*this, a, b, request, fn);
 }
 
 template <class Fn>

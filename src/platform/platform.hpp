@@ -33,16 +33,18 @@
 //
 // Topologies (src/topo): generated interconnects of switches and links (fat-tree, torus,
 // dragonfly, explicit graph); a route between two hosts of one topology is its routing function's
-// (topo/topology.hpp has the contract). Precedence, for a != b: an explicit route, then the
-// hosts' common cluster, then their common topology; otherwise there is no route.
+// (topo/topology.hpp has the contract). A RouteProvider (below) answers the remaining pairs:
+// SimGrid's zone hierarchy (platform/xml_zone_tree.hpp). Precedence, for a != b: an explicit
+// route, then the hosts' common cluster, then their common topology, then the provider;
+// otherwise there is no route.
 //
 // Nodes and hops. Every link records the nodes it joins (from, to; kNoNode when declared without
 // endpoints, as `links:` entries are). A link with from == to is internal to its node (a
 // limiter, a backbone, a loopback) and is not a hop; every other link is one hop. A route's hop
 // count is what LogGOPS multiplies by its per-hop latency and what `platform describe` averages.
 //
-// Cost: route queries are O(1) for cluster members, O(log R) for explicit routes and O(route
-// length) for topologies; route_summary and for_each_route_link never allocate (route_summary
+// Cost: route queries are O(1) for cluster members, O(log R) for explicit routes, O(route
+// length) for topologies and the provider's own cost (documented by it); route_summary and for_each_route_link never allocate (route_summary
 // runs once per message under LogGOPS).
 // Ranks map to hosts round-robin (rank i on host i mod H) unless a mapping is given; the replay
 // refuses to start when there are fewer hosts than ranks (seed 004 has one rank per HCA).
@@ -117,6 +119,17 @@ struct PlatformSetting {
   SourceLoc loc;  // of the value
 };
 
+// Routes computed by a platform loader's own rules, asked for the pairs nothing else routes
+// (SimGrid's zones, routers and zoneRoutes: platform/xml_zone_tree.hpp).
+class RouteProvider {
+ public:
+  virtual ~RouteProvider() = default;
+  // Streams the links from a to b (a != b) into sink, in order; false when there is no route (the
+  // sink may then have received a prefix, which the caller discards). `p` is the platform that
+  // owns the provider; `request` as for topologies.
+  virtual bool route(const Platform& p, HostId a, HostId b, const RouteRequest& request, LinkSink sink) const = 0;
+};
+
 class Platform {
  public:
   // An ideal platform of n hosts with infinite speed and no links (GOAL without --platform).
@@ -132,6 +145,11 @@ class Platform {
   // Declares the route a->b and, unless one_way, b->a over the reversed list with every link
   // replaced by its twin when it has one. Replaces a previous declaration.
   void add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way);
+  // The links of a symmetric route's way back: `links` reversed, each replaced by its twin when it
+  // has one (the rule add_route applies).
+  std::vector<LinkId> reversed_route(const std::vector<LinkId>& links) const;
+  // Takes the provider asked last (see the precedence above); replaces any previous one.
+  void set_route_provider(std::unique_ptr<RouteProvider> r) { provider_ = std::move(r); }
   void add_setting(PlatformSetting s) { settings_.push_back(std::move(s)); }
   // Records the nodes link l joins (Link::from/to).
   void join(LinkId l, NodeId from, NodeId to);
@@ -209,6 +227,7 @@ class Platform {
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;
   std::map<std::pair<HostId, HostId>, std::vector<LinkId>> routes_;
+  std::unique_ptr<RouteProvider> provider_;
   // Name lookups only (never iterated, so their order cannot leak into results): hash maps, as a
   // generated platform has hundreds of thousands of links.
   std::unordered_map<std::string, HostId> host_index_;

@@ -1,57 +1,89 @@
 // Loading SimGrid platform files (XML, DTD version 4.0 / 4.1, as SimGrid 3.32 writes them) into a
 // simfab Platform. Parsed with expat; elements are built in document order (so a route may only
-// name hosts and links declared before it, as in SimGrid), which is also the host (rank) order.
+// name hosts, routers and links declared before it, as in SimGrid), which is also the host (rank)
+// order. The reader's parts are listed in xml_builder.hpp; routes between zones are answered by
+// the platform's ZoneTree (xml_zone_tree.hpp), checked against SimGrid 3.32's Host::route_to.
+//
+// Structure (SimGrid's DTD, enforced): <platform> holds <config>s, then one root <zone> (or
+// <cluster>). A zone holds its <prop>s first, then either zones of zones (<zone>, <cluster>,
+// <link>, <backbone>, then <zoneRoute>s) or nodes (<host>, <router>, <link>, <cabinet>,
+// <host_link>, <backbone>, then <route>s). Hosts, routers and zones share one namespace.
 //
 // Supported subset, element -> what simfab builds:
 //
 //   <platform version>        version must be 4.0 or 4.1 (else an error naming it). Root only.
 //   <config> / <prop id value> under <platform> or <config>: Platform::add_setting(id, value)
 //                             (they are --cfg settings; checked by the configuration, not here).
-//   <zone id routing> / <AS>  a namespace only (routing: Full, Floyd, Dijkstra, DijkstraCache,
-//                             Cluster, None). Zone ids must be unique (clusters share the namespace).
-//                             Floyd/Dijkstra do not compose multi-hop routes here: only the
-//                             explicit host-to-host routes are used. <prop> inside is ignored.
+//   <zone id routing> / <AS>  a zone of the ZoneTree. routing: Full (declared routes only),
+//                             Floyd, Dijkstra, DijkstraCache (shortest paths over the declared
+//                             routes, SimGrid's weights and tie-breaking: xml_zone_graph.hpp),
+//                             Cluster (a star of <host_link>s and a <backbone>), None (no route).
+//                             Floyd zones hold at most kMaxFloydVertices members (its O(n^3)
+//                             work); zones nest at most kMaxZoneDepth deep. <prop>s are ignored.
 //   <host id speed core pstate>  Host{name, speed, cores}. speed may be a comma list of pstates:
 //                             simfab takes speed[pstate] (pstate defaults to 0, the first).
-//                             <prop> children (e.g. wattage) are accepted and ignored.
+//                             <prop> children (wattage_per_state / watt_per_state, wattage_off /
+//                             watt_off, ...) are accepted and ignored: no energy model yet.
+//   <router id coordinates>   a Platform switch, a node of its zone (coordinates: ignored).
 //   <link id bandwidth latency sharing_policy>  SHARED (default) -> one kShared link; FATPIPE ->
 //                             kFatpipe; SPLITDUPLEX -> "<id>_UP" and "<id>_DOWN", twins.
 //                             latency defaults to 0, as in the DTD.
-//   <route src dst symmetrical> with <link_ctn id direction="UP|DOWN|NONE"/> children:
-//                             Platform::add_route between two hosts (symmetrical default YES; the
-//                             reverse route swaps split-duplex directions). A split-duplex link
-//                             must be given a direction (or named "<id>_UP"/"<id>_DOWN").
-//                             <route src="h" dst="h"> with exactly one link (SimGrid's way to give a
-//                             host a loopback, e.g. small_platform.xml) sets Host::loopback; the
-//                             link may be declared after the host (a first expat pass finds these
-//                             routes and the link is then built when the host is added).
-//                             Routes between zones, or via routers, need <zoneRoute>: unsupported.
+//   <route src dst symmetrical> with <link_ctn id direction="UP|DOWN|NONE"/> children: a declared
+//                             route between two hosts or routers of its own zone (symmetrical
+//                             default YES; the way back is reversed, split-duplex directions
+//                             swapped). A split-duplex link must be given a direction (or named
+//                             "<id>_UP"/"<id>_DOWN"). <route src="h" dst="h"> with exactly one
+//                             link (SimGrid's way to give a host a loopback, small_platform.xml)
+//                             sets Host::loopback; the link may be declared after the host (a
+//                             first pass, xml_prescan.hpp, finds these routes).
+//   <zoneRoute src dst gw_src gw_dst symmetrical> / <ASroute>: a declared route between two
+//                             zones (or clusters) directly inside the current zone, through
+//                             gateways: gw_src a host or router inside src (at any depth), gw_dst
+//                             inside dst. Host routes across zones are composed from them as
+//                             SimGrid does (xml_zone_tree.hpp).
 //   <cluster id prefix suffix radical speed core bw lat sharing_policy bb_bw bb_lat
-//            bb_sharing_policy loopback_bw loopback_lat limiter_link topology topo_parameters>
-//     topology FLAT (default), as yaml_platform.cpp's clusters, with SimGrid's link names:
-//       switch "<id>_switch"; "<id>_backbone" when bb_bw is given (bb_lat default 0,
-//       bb_sharing_policy SHARED|FATPIPE); per radical index i, in radical order:
-//       "<id>_link_<i>" (or "_UP"/"_DOWN" when sharing_policy=SPLITDUPLEX),
-//       "<id>_link_<i>_limiter" (limiter_link bandwidth, latency 0, shared),
-//       "<id>_link_<i>_loopback" (loopback_bw / loopback_lat, fatpipe), then host prefix+i+suffix.
-//       (simfab's YAML names the last two "<id>_limiter_<i>" / "<id>_loopback_<i>"; routes equal.)
+//            bb_sharing_policy router_id loopback_bw loopback_lat limiter_link topology
+//            topo_parameters>  a zone of its own (the root, or a member of a zone of zones)
+//     sharing_policy defaults to SPLITDUPLEX, as in SimGrid's DTD.
+//     topology FLAT (default), with SimGrid's names and routes:
+//       router router_id, default prefix + id + "_router" + suffix (the switch every private
+//       link joins, and the cluster's gateway); "<id>_backbone" when bb_bw is given (bb_lat
+//       default 0, bb_sharing_policy SHARED|FATPIPE); per radical index i, in radical order:
+//       "<id>_link_<i>" (or "_UP"/"_DOWN" when SPLITDUPLEX), "<id>_link_<i>_limiter" (limiter_link
+//       bandwidth, latency 0, shared), "<id>_link_<i>_loopback" (loopback_bw / loopback_lat,
+//       fatpipe), then host prefix+i+suffix.
 //       As in SimGrid, bb_bw, loopback_bw and limiter_link of 0 (or absent) mean "no such link";
 //       bb_lat / loopback_lat > 0 without a positive bandwidth is an error. Route a -> b is
-//       simfab's cluster rule up(a), lim(a), backbone, lim(b), down(b): SimGrid's links, with
-//       lim(a) after up(a) rather than before (the same set, so the same latency and bottleneck).
+//       limiter(a), up(a), backbone, down(b), limiter(b) (SimGrid's order; not a Platform
+//       cluster: the ZoneTree routes it).
 //     topology FAT_TREE: topo_parameters "levels;down;up;link-count" (parse_simgrid_fat_tree),
 //       add_fat_tree(D-mod-K) with host_link = link = bw/lat; the radical must be 0..N-1.
 //     topology TORUS: topo_parameters "x,y,z,..." -> add_torus (all dimensions wrap,
 //       hosts_per_router 1); the radical must be 0..N-1. NOTE: in SimGrid a torus host is its own
 //       router; simfab adds one router per host, so every route is 2 links (the host cables)
 //       longer than SimGrid's.
-//     For FAT_TREE/TORUS, loopback_bw gives each host "<host>_loopback"; bb_* are ignored (SimGrid
-//     has no backbone in them); limiter_link is an error (not supported yet).
+//     For FAT_TREE/TORUS, cables are full duplex (two links) when SPLITDUPLEX, else one shared
+//     (or fatpipe) link; loopback_bw gives each host "<host>_loopback"; bb_* are ignored (SimGrid
+//     has no backbone in them); limiter_link is an error (not supported yet); they have no router
+//     (SimGrid 3.32 ignores router_id there), so zoneRoutes use one of their hosts as gateway.
+//     Their cable names are simfab's (topo/fat_tree.hpp, torus.hpp), not SimGrid's.
 //     topology DRAGONFLY: error, not supported yet (SimGrid's chassis level differs).
+//   In a routing="Cluster" zone (SimGrid's StarZone):
+//   <host_link id up down>    host id's private links (link names, "X_UP" for a split-duplex X).
+//   <backbone id bandwidth latency>  a shared link, the zone's backbone (one per zone).
+//   <cabinet id prefix suffix radical speed bw lat>  hosts prefix+i+suffix, each with the
+//                             split-duplex link "link_<host>" as its <host_link>.
 //
-// Not supported (InputError at the element): zoneRoute / ASroute / bypassRoute ("not supported
-// yet"), and every other element (router, backbone, cabinet, disk, storage, trace, trace_connect,
-// actor, process, peer, include, ...): "element <x> is not supported by simfab".
+// Not supported (InputError at the element): bypassRoute / bypassZoneRoute / bypassASroute ("not
+// supported yet"), and every other element (disk, storage, trace, trace_connect, actor, process,
+// peer, include, ...): "element <x> is not supported by simfab". Routings Vivaldi and Wifi.
+//
+// Differences from SimGrid 3.32 (deliberate): a pair of hosts without declared route has no route
+// (SimGrid: an empty, free route in a Full zone); Dijkstra routes are listed in path order
+// (xml_zone_tree.hpp); a Dijkstra zone of zones whose routes change gateway inside a zone is
+// composed as Floyd does (SimGrid crashes); a <route> must join nodes of its own zone and a
+// <zoneRoute> zones of its own zone (SimGrid indexes the wrong table); the files SimGrid's parser
+// rejects for a <link> before a <zone> (an ambiguity of its DTD) are accepted.
 //
 // Quantities (SimGrid's units, case-sensitive):
 //   speed      f kf Mf Gf Tf Pf Ef Zf Yf, also flops kflops Mflops ... Yflops; bare = flop/s
@@ -60,10 +92,11 @@
 //   latency    ps ns us ms s m h d w; bare = SECONDS (SimGrid's default, unlike simfab's YAML)
 //
 // Errors (all InputError at file:line:column of the element's start tag, the line echoed): XML
-// syntax (expat's message), unknown attributes (listing the valid ones), missing required
-// attributes, bad values or units (quoting the value and the accepted units), duplicate host /
-// link / zone / cluster ids, duplicate routes, undefined hosts or links in routes, elements in the
-// wrong place, and unsupported elements. Never aborts on bad input.
+// syntax (expat's message), elements out of the DTD's order or in the wrong kind of zone, unknown
+// attributes (listing the valid ones), missing required attributes, bad values or units (quoting
+// the value and the accepted units), duplicate host / router / link / zone / cluster ids,
+// duplicate routes, undefined hosts, routers, links, zones or gateways in routes, and unsupported
+// elements. Never aborts on bad input.
 #pragma once
 
 #include <string>

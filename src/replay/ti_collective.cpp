@@ -55,11 +55,13 @@ coll::CollOp configurable(const TiAction& a, RankId r, int p, std::span<const By
 }  // namespace
 
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice) {
+                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
+                         bool* smp_ready) {
   const int p = num_ranks;
   coll::CollCall call;
-  if (const coll::CollOp op = configurable(a, r, p, counts, call);
-      op != coll::CollOp::kCount && choice.build(op, f, call)) {
+  const coll::CollOp op = configurable(a, r, p, counts, call);
+  call.smp_ready = smp_ready;
+  if (op != coll::CollOp::kCount && choice.build(op, f, call)) {
     f.close(closing);
     return;
   }

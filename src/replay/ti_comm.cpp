@@ -99,6 +99,7 @@ void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& par
 void TiProgram::free_comm(RankId r, const TiAction& a, const TiLine& line) {
   const mpi::Comm& comm = member_comm(r, a.comm2, line);
   const int32_t id = comm.id();
+  smp_ready_.erase(smp_key(id, r));  // a later communicator may reuse the id
   try {
     if (comms_.free(id, comm.group().local_rank(r))) matcher_.fail_pending(static_cast<uint32_t>(id));
   } catch (const mpi::MpiCallError& e) {

@@ -156,7 +156,8 @@ void TiProgram::advance(RankId r, SimTime t) {
           closing = compute_time(r, a.amount, line);
         const RankId local = comm.group().local_rank(r);
         frag_.clear();
-        build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_);
+        bool* smp = choice_.uses_smp_setup() ? &smp_ready_[smp_key(comm.id(), r)] : nullptr;
+        build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_, smp);
         if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) return;
         continue;
       }

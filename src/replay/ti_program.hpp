@@ -41,6 +41,7 @@
 
 #include <memory>
 #include <span>
+#include <unordered_map>
 #include <string>
 #include <vector>
 
@@ -60,9 +61,11 @@ namespace simfab {
 // Appends rank r's share of the collective `a` to `f` and closes it with a calc of
 // `closing` (the reduction's compute time, or 0). `counts` = the per-rank byte counts
 // parse_ti_action filled for the v-collectives. Algorithms: see the table in ti_trace.hpp, unless
-// `choice` names another for that collective (mpi/coll/registry.hpp).
+// `choice` names another for that collective (mpi/coll/registry.hpp). `smp_ready`: rank r's flag
+// for this communicator (CollCall::smp_ready: SimGrid's SMP set-up has run), or nullptr.
 void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice);
+                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
+                         bool* smp_ready = nullptr);
 // The cost of a communicator creation (comm_dup: 8 B recursive-doubling allreduce; comm_split and
 // comm_create: Bruck allgather of 8 B) as member `local` of a parent of `size` ranks, closed;
 // replay/ti_comm.cpp says why.
@@ -191,6 +194,12 @@ class TiProgram final : public Program {
   size_t done_ = 0;             // ranks finished (the last one checks no collective is left half-called)
   coll::Fragment frag_;        // scratch: the collective being started
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
+  // CollCall::smp_ready per smp_key(communicator id, rank): SimGrid's init_smp has run. Kept only
+  // when the collective choice can run it (CollChoice::uses_smp_setup: smpi-mpich).
+  static uint64_t smp_key(int32_t comm, RankId r) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(comm)) << 32 | static_cast<uint32_t>(r);
+  }
+  std::unordered_map<uint64_t, bool> smp_ready_;
 };
 
 }  // namespace simfab

@@ -220,7 +220,151 @@ const Recorded kRecorded[] = {
       "S5:400 R3:400 S6:400 R2:400 S0:400 R0:400",
       "S6:400 R4:400 S7:400 R3:400 S1:400 R1:400",
       "S7:400 R5:400 S0:400 R4:400 S2:400 R2:400",
-      "S0:400 R6:400 S1:400 R5:400 S3:400 R3:400"}}
+      "S0:400 R6:400 S1:400 R5:400 S3:400 R3:400"}},
+    // bcast 8 0 6 (ompi: NTSB, unpipelined; recorded with --cfg=smpi/send-is-detached-thresh:0)
+    {"smpi-ompi", CollOp::kBcast, 13, 0, 8, {}, {},
+     {"S1:8 S2:8", "R0:8 S3:8 S4:8", "R0:8 S5:8 S6:8", "R1:8 S7:8 S8:8", "R1:8 S9:8 S10:8", "R2:8 S11:8 S12:8",
+      "R2:8", "R3:8", "R3:8", "R4:8", "R4:8", "R5:8", "R5:8"}},
+    // bcast 16384 3 6 (ompi: NTSL, two 8 KiB pieces; the root sends to 0 first)
+    {"smpi-ompi", CollOp::kBcast, 7, 3, 16384, {}, {},
+     {"R3:16384 S1:8192 S1:8192",
+      "R0:8192 R0:8192 S2:8192 S2:8192",
+      "R1:8192 R1:8192 S3:8192 S3:8192",
+      "S0:16384 R2:8192 R2:8192 S4:8192 S4:8192",
+      "R3:8192 R3:8192 S5:8192 S5:8192",
+      "R4:8192 R4:8192 S6:8192 S6:8192",
+      "R5:8192 R5:8192"}},
+    // bcast 16484 0 6 (ompi: NTSL, then the 100-byte remainder by bcast__ompi: binomial_tree)
+    {"smpi-ompi", CollOp::kBcast, 4, 0, 16484, {}, {},
+     {"S1:8192 S1:8192 S2:100 S1:100",
+      "R0:8192 R0:8192 S2:8192 S2:8192 R0:100",
+      "R1:8192 R1:8192 S3:8192 S3:8192 R0:100 S3:100",
+      "R2:8192 R2:8192 R2:100"}},
+    // bcast 100 2 6 (mpich: SMP_binomial, set-up already done; see SmpSetUpOnTheFirstMpichBcast)
+    {"smpi-mpich", CollOp::kBcast, 5, 2, 100, {}, {},
+     {"R2:100 S4:100 S2:100 S1:100", "R0:100", "S0:100 R0:100 S3:100", "R2:100", "R0:100"}},
+    // reduce 4096 0 0 6 (ompi: ompi_chain, 2 chains)
+    {"smpi-ompi", CollOp::kReduce, 4, 0, 4096, {}, {},
+     {"R1:4096 R3:4096", "R2:4096 S0:4096", "S1:4096", "S0:4096"}},
+    // reduce 16384 0 3 6 (ompi: ompi_chain, 3 chains)
+    {"smpi-ompi", CollOp::kReduce, 7, 3, 16384, {}, {},
+     {"S6:16384", "R2:16384 S3:16384", "S1:16384", "R4:16384 R6:16384 R1:16384", "R5:16384 S3:16384", "S4:16384",
+      "R0:16384 S3:16384"}},
+    // reduce 262144 0 0 6 (ompi: ompi_basic_linear, the root receives from P-1 down)
+    {"smpi-ompi", CollOp::kReduce, 4, 0, 262144, {}, {},
+     {"R3:262144 R2:262144 R1:262144", "S0:262144", "S0:262144", "S0:262144"}},
+    // gather 100 100 3 6 6 (mpich: ompi_binomial, nearest child first)
+    {"smpi-mpich", CollOp::kGather, 7, 3, 100, {}, {},
+     {"R1:100 R2:100 S3:300", "S0:100", "S0:100", "R4:100 R5:200 R0:300", "S3:100", "R6:100 S3:200", "S5:100"}},
+    // scatter 100 100 3 6 6 (mpich: ompi_binomial). SimGrid posts a non-leaf's receive (and an
+    // even vrank's) for the whole buffer, 700 B, on ranks 0, 2 and 5: written here as the message
+    // sent, which is what SimGrid times.
+    {"smpi-mpich", CollOp::kScatter, 7, 3, 100, {}, {},
+     {"R3:300 S1:100 S2:100", "R0:100", "R0:100", "S4:100 S5:200 S0:300", "R3:100", "R3:200 S6:100", "R5:100"}},
+    // gather 4096 4096 0 6 6 (ompi: ompi_basic_linear, blocking receives in rank order)
+    {"smpi-ompi", CollOp::kGather, 4, 0, 4096, {}, {}, {"R1:4096 R2:4096 R3:4096", "S0:4096", "S0:4096", "S0:4096"}},
+    // gather 262144 262144 0 6 6 (ompi: ompi_linear_sync, 32 KiB first segments)
+    {"smpi-ompi", CollOp::kGather, 4, 0, 262144, {}, {},
+     {"R1:32768 S1:0 R1:229376 R2:32768 S2:0 R2:229376 R3:32768 S3:0 R3:229376",
+      "R0:0 S0:32768 S0:229376", "R0:0 S0:32768 S0:229376", "R0:0 S0:32768 S0:229376"}},
+    // Recorded for SimGrid's reduce_scatter, allgather(v), alltoall(v) algorithms (smpi_reduce_scatter.hpp,
+    // smpi_allgatherv.hpp, smpi_allgather.hpp, smpi_alltoallv.hpp): doubles (datatype 0), so counts in
+    // bytes are 8 x the trace's; the traces' v-counts are given per row.
+    // reducescatter 1 2 3 4 1 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kReduceScatter, 4, 0, 80, {8, 16, 24, 32}, {},
+     {"S1:72 R1:64 S2:56 R2:24",
+      "S0:64 R0:72 S3:56 R3:24",
+      "S3:56 R3:48 S0:24 R0:56",
+      "S2:48 R2:56 S1:24 R1:56"}},
+    // reducescatter 1 2 3 4 1 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kReduceScatter, 4, 0, 80, {8, 16, 24, 32}, {},
+     {"R2:24 S2:56 R1:8 S1:16",
+      "R3:24 S3:56 R0:16 S0:8",
+      "R0:56 S0:24 R3:24 S3:32",
+      "R1:56 S1:24 R2:32 S2:24"}},
+    // reducescatter 1 2 3 4 5 1 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kReduceScatter, 5, 0, 120, {8, 16, 24, 32, 40}, {},
+     {"S1:120 R1:8",
+      "R0:120 R3:48 S3:72 R2:24 S2:24 S0:8",
+      "R4:48 S4:72 R1:24 S1:24",
+      "R1:72 S1:48 R4:32 S4:40",
+      "R2:72 S2:48 R3:40 S3:32"}},
+    // reducescatter 8192 8193 8194 8195 1 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kReduceScatter, 4, 0, 262176, {65536, 65544, 65552, 65560}, {},
+     {"R3:65560 S1:65560 R3:65560 S1:65552 R3:65560 S1:65544",
+      "R0:65560 S2:65536 R0:65560 S2:65560 R0:65560 S2:65552",
+      "R1:65560 S3:65544 R1:65560 S3:65536 R1:65560 S3:65560",
+      "R2:65560 S0:65552 R2:65560 S0:65544 R2:65560 S0:65536"}},
+    // reducescatter 1 2 3 4 5 6 1 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kReduceScatter, 6, 0, 168, {8, 16, 24, 32, 40, 48}, {},
+     {"S1:160 R1:152 S2:144 R2:112 S4:88 R4:80 S2:80",
+      "S0:152 R0:160 S3:144 R3:112 S5:88 R5:80 S3:80",
+      "S3:144 R3:136 S0:112 R0:144 R0:80",
+      "S2:136 R2:144 S1:112 R1:144 R1:80",
+      "S5:128 R5:120 S0:80 R0:88",
+      "S4:120 R4:128 S1:80 R1:88"}},
+    // allgatherv 10 10 11 12 13 0 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kAllgatherv, 4, 0, 80, {80, 88, 96, 104}, {},
+     {"R1:88 R2:96 R3:104 S2:104 S1:104",
+      "S0:80 R0:104",
+      "S0:80 R0:104 S3:104",
+      "S0:80 R2:104"}},
+    // allgatherv 60 60 60 60 60 0 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kAllgatherv, 4, 0, 480, {480, 480, 480, 480}, {},
+     {"S1:480 R1:480 S3:960 R3:960",
+      "S0:480 R0:480 S2:960 R2:960",
+      "S3:480 R3:480 S1:960 R1:960",
+      "S2:480 R2:480 S0:960 R0:960"}},
+    // allgatherv 10 10 11 12 13 14 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAllgatherv, 5, 0, 80, {80, 88, 96, 104, 112}, {},
+     {"S4:80 R1:88 S3:168 R2:200 S1:80 R4:112",
+      "S0:88 R2:96 S4:184 R3:216 S2:88 R0:80",
+      "S1:96 R3:104 S0:200 R4:192 S3:96 R1:88",
+      "S2:104 R4:112 S1:216 R0:168 S4:104 R2:96",
+      "S3:112 R0:80 S2:192 R1:184 S0:112 R3:104"}},
+    // allgatherv 10 10 11 12 13 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAllgatherv, 4, 0, 80, {80, 88, 96, 104}, {},
+     {"S1:80 R1:288 S2:168 R2:200",
+      "S0:88 R0:368 S3:168 R3:200",
+      "S3:96 R3:104 S0:200 R0:368",
+      "S2:104 R2:200 S1:200 R1:368"}},
+    // alltoallv 50 10 10 10 10 10 50 10 10 10 10 10 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAlltoallv, 5, 0, 0, {80, 80, 80, 80, 80}, {80, 80, 80, 80, 80},
+     {"R1:80 R2:80 R3:80 S4:80 S3:80 S2:80 R4:80 S1:80",
+      "R2:80 R3:80 R4:80 S0:80 S4:80 S3:80 R0:80 S2:80",
+      "R3:80 R4:80 R0:80 S1:80 S0:80 S4:80 R1:80 S3:80",
+      "R4:80 R0:80 R1:80 S2:80 S1:80 S0:80 R2:80 S4:80",
+      "R0:80 R1:80 R2:80 S3:80 S2:80 S1:80 R3:80 S0:80"}},
+    // alltoall 10 10 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAlltoall, 5, 0, 80, {}, {},
+     {"R0:80 R1:80 R2:80 R3:80 S0:80 S4:80 S3:80 S2:80 R4:80 S1:80",
+      "R1:80 R2:80 R3:80 R4:80 S1:80 S0:80 S4:80 S3:80 R0:80 S2:80",
+      "R2:80 R3:80 R4:80 R0:80 S2:80 S1:80 S0:80 S4:80 R1:80 S3:80",
+      "R3:80 R4:80 R0:80 R1:80 S3:80 S2:80 S1:80 S0:80 R2:80 S4:80",
+      "R4:80 R0:80 R1:80 R2:80 S4:80 S3:80 S2:80 S1:80 R3:80 S0:80"}},
+    // alltoall 8000 8000 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAlltoall, 6, 0, 64000, {}, {},
+     {"S1:64000 R5:64000 S2:64000 R4:64000 S3:64000 R3:64000 S4:64000 R2:64000 S5:64000 R1:64000",
+      "S2:64000 R0:64000 S3:64000 R5:64000 S4:64000 R4:64000 S5:64000 R3:64000 S0:64000 R2:64000",
+      "S3:64000 R1:64000 S4:64000 R0:64000 S5:64000 R5:64000 S0:64000 R4:64000 S1:64000 R3:64000",
+      "S4:64000 R2:64000 S5:64000 R1:64000 S0:64000 R0:64000 S1:64000 R5:64000 S2:64000 R4:64000",
+      "S5:64000 R3:64000 S0:64000 R2:64000 S1:64000 R1:64000 S2:64000 R0:64000 S3:64000 R5:64000",
+      "S0:64000 R4:64000 S1:64000 R3:64000 S2:64000 R2:64000 S3:64000 R1:64000 S4:64000 R0:64000"}},
+    // allgather 10 10 0 0 (--cfg=smpi/coll-selector:ompi)
+    {"smpi-ompi", CollOp::kAllgather, 6, 0, 80, {}, {},
+     {"S1:80 R1:80 S2:160 R2:160 S4:320 R4:320 S2:160",
+      "S0:80 R0:80 S3:160 R3:160 S5:320 R5:320 S3:160",
+      "S3:80 R3:80 S0:160 R0:160 R0:160",
+      "S2:80 R2:80 S1:160 R1:160 R1:160",
+      "S5:80 R5:80 S0:160 R0:320",
+      "S4:80 R4:80 S1:160 R1:320"}},
+    // allgather 10 10 0 0 (--cfg=smpi/coll-selector:mpich)
+    {"smpi-mpich", CollOp::kAllgather, 5, 0, 80, {}, {},
+     {"S4:80 R1:80 S3:160 R2:160 S1:80 R4:80",
+      "S0:80 R2:80 S4:160 R3:160 S2:80 R0:80",
+      "S1:80 R3:80 S0:160 R4:160 S3:80 R1:80",
+      "S2:80 R4:80 S1:160 R0:160 S4:80 R2:80",
+      "S3:80 R0:80 S2:160 R1:160 S0:80 R3:80"}}
 
 };
 
@@ -254,6 +398,61 @@ TEST(CollSmpi, EveryRankSendsWhatSimGridSent) {
       EXPECT_EQ(messages(choice, r.op, call), r.ranks[static_cast<size_t>(rank)])
           << r.selector << " " << coll_op_name(r.op) << " P=" << r.p << " rank " << rank;
     }
+  }
+}
+
+// SimGrid's mpich bcast runs comm->init_smp() on a communicator's first call (smpi_bcast.hpp).
+// Recorded as above (mpich, bcast 100 2 6, P = 5, --cfg=smpi/send-is-detached-thresh:0, which
+// SimGrid's replay of a small mpich bcast needs): two ring allgathers of 4 B, a 4-byte ireduce to
+// 0 and binomial bcast from 0, then the bcast itself. The second call has no set-up.
+TEST(CollSmpi, SmpSetUpOnTheFirstMpichBcast) {
+  const std::vector<std::string> recorded = {
+      "S1:4 R4:4 S2:4 R3:4 S3:4 R2:4 S4:4 R1:4 S1:4 R4:4 S2:4 R3:4 S3:4 R2:4 S4:4 R1:4 R1:4 R2:4 R3:4 R4:4 S4:4 S2:4 "
+      "S1:4 R2:100 S4:100 S2:100 S1:100",
+      "S2:4 R0:4 S3:4 R4:4 S4:4 R3:4 S0:4 R2:4 S2:4 R0:4 S3:4 R4:4 S4:4 R3:4 S0:4 R2:4 S0:4 R0:4 R0:100",
+      "S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S1:4 R3:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S1:4 R3:4 S0:4 R0:4 S3:4 S0:100 R0:100 "
+      "S3:100",
+      "S4:4 R2:4 S0:4 R1:4 S1:4 R0:4 S2:4 R4:4 S4:4 R2:4 S0:4 R1:4 S1:4 R0:4 S2:4 R4:4 S0:4 R2:4 R2:100",
+      "S0:4 R3:4 S1:4 R2:4 S2:4 R1:4 S3:4 R0:4 S0:4 R3:4 S1:4 R2:4 S2:4 R1:4 S3:4 R0:4 S0:4 R0:4 R0:100"};
+  const CollChoice choice = choice_of({"mpi/coll-selector=smpi-mpich"});
+  for (RankId rank = 0; rank < 5; ++rank) {
+    bool ready = false;
+    CollCall call{rank, 5, 2, 100};
+    call.smp_ready = &ready;
+    EXPECT_EQ(messages(choice, CollOp::kBcast, call), recorded[static_cast<size_t>(rank)]) << "rank " << rank;
+    EXPECT_TRUE(ready);
+    EXPECT_EQ(messages(choice, CollOp::kBcast, call), messages(choice, CollOp::kBcast, CollCall{rank, 5, 2, 100}));
+  }
+}
+
+// reduce_generic's segmented walk (smpi_reduce.hpp), recorded as above with the algorithm forced
+// (--cfg=smpi/reduce:ompi_binomial, reduce 4096 0 0 6 on 8 ranks: 1 KiB segments; and
+// --cfg=smpi/reduce:ompi_pipeline, reduce 3000 0 1 6 on 4 ranks: one 32 KiB segment).
+TEST(CollSmpi, OmpiReduceGenericWalksSegmentsAsSimGrid) {
+  struct Forced {
+    const char* key;
+    int p;
+    RankId root;
+    Bytes bytes;
+    std::vector<std::string> ranks;
+  };
+  const Forced cases[] = {
+      {"smpi/reduce=ompi_binomial", 8, 0, 4096,
+       {"R1:1024 R2:1024 R4:1024 R1:1024 R2:1024 R4:1024 R1:1024 R2:1024 R4:1024 R1:1024 R2:1024 R4:1024",
+        "S0:1024 S0:1024 S0:1024 S0:1024",
+        "R3:1024 R3:1024 S0:1024 R3:1024 S0:1024 R3:1024 S0:1024 S0:1024",
+        "S2:1024 S2:1024 S2:1024 S2:1024",
+        "R5:1024 R6:1024 R5:1024 S0:1024 R6:1024 R5:1024 S0:1024 R6:1024 R5:1024 S0:1024 R6:1024 S0:1024",
+        "S4:1024 S4:1024 S4:1024 S4:1024",
+        "R7:1024 R7:1024 S4:1024 R7:1024 S4:1024 R7:1024 S4:1024 S4:1024",
+        "S6:1024 S6:1024 S6:1024 S6:1024"}},
+      {"smpi/reduce=ompi_pipeline", 4, 1, 3000, {"S3:3000", "R2:3000", "R3:3000 S1:3000", "R0:3000 S2:3000"}},
+  };
+  for (const Forced& c : cases) {
+    const CollChoice choice = choice_of({c.key});
+    for (RankId rank = 0; rank < c.p; ++rank)
+      EXPECT_EQ(messages(choice, CollOp::kReduce, CollCall{rank, c.p, c.root, c.bytes}), c.ranks[static_cast<size_t>(rank)])
+          << c.key << " rank " << rank;
   }
 }
 
@@ -359,6 +558,7 @@ TEST(CollSmpi, OmpiSelectorDecisions) {
   EXPECT_EQ(pick(o, CollOp::kGather, 5, 1023), "ompi_binomial");
   EXPECT_EQ(pick(o, CollOp::kGather, 5, 1 << 20), "ompi_linear_sync");
   EXPECT_EQ(pick(o, CollOp::kScatter, 5, 2048), "ompi_basic_linear");
+  EXPECT_EQ(pick(o, CollOp::kScatter, 5, 1 << 19), "default");  // Open MPI's linear_nb (id 3)
   // SimGrid's own tables: reduce_scatter (sum of blocks), allgatherv (sum / P), alltoallv (P).
   EXPECT_EQ(smpi_ompi_reduce_scatter_id(5, 7), 1);
   EXPECT_EQ(smpi_ompi_reduce_scatter_id(5, 8), 2);
@@ -385,11 +585,8 @@ TEST(CollSmpi, MpichSelectorDecisions) {
   EXPECT_EQ(pick(m, CollOp::kAlltoall, 8, 256), "mvapich2_scatter_dest");
   EXPECT_EQ(pick(m, CollOp::kAlltoall, 7, 32768), "pair");
   EXPECT_EQ(pick(m, CollOp::kAlltoall, 8, 32768), "ring");
-  EXPECT_EQ(pick(m, CollOp::kBcast, 8, 1 << 20), "binomial_tree");
-  EXPECT_EQ(pick(m, CollOp::kBcast, 10, 12287), "binomial_tree");
-  EXPECT_EQ(pick(m, CollOp::kBcast, 10, 12288), "scatter_rdb_allgather");
-  EXPECT_EQ(pick(m, CollOp::kBcast, 9, 12288), "scatter_LR_allgather");
-  EXPECT_EQ(pick(m, CollOp::kBcast, 10, 524288), "scatter_LR_allgather");
+  // bcast__mpich: init_smp, then SMP_binomial on uniform hosts, whatever the size.
+  for (int p : {4, 9, 10}) EXPECT_EQ(pick(m, CollOp::kBcast, p, 524288), "SMP_binomial");
   EXPECT_EQ(pick(m, CollOp::kReduce, 16, 2047), "binomial");
   EXPECT_EQ(pick(m, CollOp::kReduce, 16, 2048), "scatter_gather");
   EXPECT_EQ(pick(m, CollOp::kReduce, 16, 2048, 256), "binomial");  // count 8 < 16
@@ -414,6 +611,28 @@ std::string every_rank(int p, const std::string& action) {
 
 // Every collective TI replay has, under each smpi selector and on odd and even sizes, replays to
 // the end (no deadlock, no MPI error).
+// TI replay runs SimGrid's init_smp once per communicator, on its first mpich bcast, reduce or
+// allreduce (smpi_bcast.hpp): 4 ranks, 2 x 4 x 3 ring messages + 3 + 3 for the set-up, then
+// 3 messages per bcast or binomial reduce.
+TEST(CollSmpi, MpichSmpSetUpRunsOncePerCommunicator) {
+  const int p = 4;
+  const auto messages_of = [&](const std::string& trace) {
+    Config cfg;
+    register_builtin_keys(cfg);
+    cfg.set_assignment("mpi/coll-selector=smpi-mpich", {});
+    SimulationInput in;
+    in.platform_path = testing::write_test_file(
+        "p.yaml", "clusters:\n  - {name: c, prefix: n, count: 4, speed: 1Gf, bandwidth: 10Gbps, latency: 1us}\n");
+    in.trace_path = testing::write_test_file("t.ti", trace);
+    return run_simulation(in, cfg).exec.messages;
+  };
+  const uint64_t setup = 2 * p * (p - 1) + 2 * (p - 1);
+  EXPECT_EQ(messages_of(every_rank(p, "bcast 100 0")), setup + 3);
+  EXPECT_EQ(messages_of(every_rank(p, "bcast 100 0") + every_rank(p, "bcast 100 2")), setup + 3 + 4);  // + root -> 0
+  EXPECT_EQ(messages_of(every_rank(p, "reduce 100 0 0") + every_rank(p, "bcast 100 0")), setup + 3 + 3);
+  EXPECT_EQ(messages_of(every_rank(p, "gather 100 100 0")), 3u);  // gather__mpich: no set-up
+}
+
 TEST(CollSmpi, EverySelectorReplaysEveryCollective) {
   for (int p : {3, 4, 7, 8}) {
     std::string counts;

@@ -30,9 +30,12 @@ void run_of(RankId v, int m, int size, RankId root, Bytes bytes, BlockNaming nam
 
 }  // namespace
 
-void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming) {
+void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming,
+                     BlockOrder order) {
   TreeNode node;
   tree_node(TreeSpec{TreeShape::kKnomial, 2}, rank, size, root, node);
+  const bool blocking = order == BlockOrder::kNearFirstBlocking;
+  if (blocking) std::reverse(node.children.begin(), node.children.end());
   const RankId v = vrank_of(rank, root, size);
   const bool gather = flow == BlockFlow::kGather;
   Run run;
@@ -47,6 +50,7 @@ void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes byte
     run_of(cv, knomial_subtree(cv, size, 2), size, root, bytes, naming, run);
     const uint32_t op = gather ? f.recv(c, run.bytes, run.ids) : f.send(c, run.bytes, run.ids);
     if (up >= 0) f.require(op, static_cast<uint32_t>(up));
+    if (blocking) up = op;  // each call waits for the previous one
   }
   if (node.parent >= 0 && gather) {
     const uint32_t children_end = f.size();

@@ -32,9 +32,18 @@ namespace simfab::coll {
 
 enum class BlockFlow : uint8_t { kGather, kScatter };
 enum class BlockNaming : uint8_t { kRanks, kChunks };
+// The children's order and calls: kFarFirst, largest subtree first, each message waiting only for
+// its data (OpenMPI/MPICH above); kNearFirstBlocking, nearest child (smallest subtree) first, one
+// blocking Request::recv / Request::send after the other, as SimGrid 3.32's gather__ompi_binomial
+// and scatter__ompi_binomial (src/smpi/colls/gather/gather-ompi.cpp, scatter/scatter-ompi.cpp)
+// run them. Recorded (smpirun -replay, coll_smpi_test.cpp), P = 7, root 3, 100 B blocks, gather:
+// 3: R4:100 R5:200 R0:300   0: R1 R2 S3:300   5: R6 S3:200; scatter mirrors it (3: S4 S5 S0).
+// (SimGrid posts a non-leaf's scatter receive for the whole buffer; the message is the run.)
+enum class BlockOrder : uint8_t { kFarFirst, kNearFirstBlocking };
 
 // REQUIRES (all): 0 <= rank, root < size.
-void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming);
+void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming,
+                     BlockOrder order = BlockOrder::kFarFirst);
 void binomial_gather(Fragment& f, RankId rank, int size, RankId root, Bytes block);
 void binomial_scatter(Fragment& f, RankId rank, int size, RankId root, Bytes block);
 void linear_sync_gather(Fragment& f, RankId rank, int size, RankId root, Bytes block, Bytes first_segment);

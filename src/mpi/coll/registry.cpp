@@ -14,8 +14,15 @@
 #include "mpi/coll/select_mpich.hpp"
 #include "mpi/coll/select_ompi.hpp"
 #include "mpi/coll/select_smpi.hpp"
+#include "mpi/coll/smpi_bcast.hpp"
 #include "mpi/coll/smpi_linear.hpp"
+#include "mpi/coll/smpi_reduce.hpp"
+#include "mpi/coll/smpi_allgather.hpp"
+#include "mpi/coll/smpi_allgatherv.hpp"
+#include "mpi/coll/smpi_alltoallv.hpp"
 #include "mpi/coll/smpi_names.hpp"
+#include "mpi/coll/smpi_reduce_scatter.hpp"
+#include "mpi/coll/split.hpp"
 #include "mpi/coll/step.hpp"
 #include "mpi/coll/tree_shapes.hpp"
 
@@ -24,16 +31,6 @@ namespace simfab::coll {
 namespace {
 
 constexpr Bytes kMaxSegments = Bytes{1} << 20;
-
-// OpenMPI's COLL_BASE_COMPUTED_SEGCOUNT (coll_base_util.h): the elements of one `segment`-byte
-// segment, rounded to the nearest element, or `count` when the segment holds the whole buffer
-// (or less than one element).
-Bytes computed_segcount(Bytes segment, Bytes type_size, Bytes count) {
-  if (segment < type_size || segment >= type_size * count) return count;
-  Bytes segcount = segment / type_size;
-  if (segment - segcount * type_size > type_size / 2) ++segcount;
-  return segcount;
-}
 
 // Segments of `bytes` cut into whole-element segments of about `segment` bytes (0: one segment,
 // unsegmented): ceil(count / segcount), as OpenMPI's pipelined trees count them.
@@ -96,6 +93,19 @@ void smpi_selected(CollOp op, Fragment& f, const CollCall& c) {
   a->build(f, c);
 }
 
+// SimGrid's bcast__NTSL / NTSB (smpi_bcast.hpp), then their count % segment remainder: one more
+// colls::bcast of it from the same root, as the active selector picks it (a blocking phase).
+void smpi_relay_then_rest(Fragment& f, const CollCall& c, RelayTree tree) {
+  const uint32_t begin = f.size();
+  const Bytes rest = smpi_relay_bcast(f, c, tree);
+  if (rest == 0) return;
+  const uint32_t mid = f.size();
+  CollCall r = c;
+  r.bytes = rest;
+  smpi_selected(CollOp::kBcast, f, r);
+  then_after(f, begin, mid);
+}
+
 // SimGrid's allreduce__default / allreduce__redbcast: colls::reduce to rank 0, then colls::bcast
 // from rank 0, one after the other (blocking calls).
 void smpi_reduce_then_bcast(Fragment& f, CollCall c) {
@@ -104,6 +114,20 @@ void smpi_reduce_then_bcast(Fragment& f, CollCall c) {
   smpi_selected(CollOp::kReduce, f, c);
   const uint32_t bcast = f.size();
   smpi_selected(CollOp::kBcast, f, c);
+  then_after(f, begin, bcast);
+}
+
+// SimGrid's allgatherv__GB: colls::gatherv to rank 0 (SimGrid's linear gatherv), then colls::bcast
+// from 0 of max(disps[i] + counts[i]) elements, the displacements being 0 in replay.
+void smpi_gb_allgatherv(Fragment& f, const CollCall& c) {
+  const uint32_t begin = f.size();
+  smpi_linear_to_root(f, c.rank, c.size, 0, c.bytes, PerRank{c.counts}, false);
+  const uint32_t bcast = f.size();
+  CollCall b = c;
+  b.root = 0;
+  b.bytes = c.counts.empty() ? c.bytes : *std::max_element(c.counts.begin(), c.counts.end());
+  b.counts = {};
+  smpi_selected(CollOp::kBcast, f, b);
   then_after(f, begin, bcast);
 }
 
@@ -172,6 +196,13 @@ const CollAlgorithm kBcast[] = {
        tree_node(TreeSpec{TreeShape::kKnomial, 2}, c.rank, c.size, c.root, node);
        tree_down_blocking(f, node, c.bytes, Segs{0, 1});
      }},
+    {"smpi-NTSL", "SimGrid's bcast__NTSL: chain 0 -> 1 -> .. on real ranks, 8 KiB pieces, remainder bcast apart",
+     [](Fragment& f, const CollCall& c) { smpi_relay_then_rest(f, c, RelayTree::kChain); }},
+    {"smpi-NTSB", "SimGrid's bcast__NTSB: binary heap tree on real ranks, 8 KiB pieces, remainder bcast apart",
+     [](Fragment& f, const CollCall& c) { smpi_relay_then_rest(f, c, RelayTree::kHeapBinary); }},
+    {"smpi-SMP_binomial", "SimGrid's mpich bcast (bcast__SMP_binomial, one rank per host): first call's init_smp, "
+                          "root -> 0, binomial tree from 0",
+     [](Fragment& f, const CollCall& c) { smpi_smp_binomial_bcast(f, c); }},
 };
 const CollAlgorithm kReduce[] = {
     kSchedgen,
@@ -187,6 +218,17 @@ const CollAlgorithm kReduce[] = {
      [](Fragment& f, const CollCall& c) { rabenseifner_reduce(f, c.rank, c.size, c.root, c.bytes); }},
     {"smpi-default", "SimGrid's default (ireduce): every rank isends to the root, which receives in rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, true); }},
+    {"smpi-ompi_basic_linear", "SimGrid's reduce__ompi_basic_linear: the root receives from P-1 down to 0, blocking",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_linear_reduce(f, c); }},
+    {"smpi-ompi_chain", "SimGrid's reduce__ompi_chain: reduce_generic on P/2 chains, 64 KiB segments",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kChain); }},
+    {"smpi-ompi_pipeline", "SimGrid's reduce__ompi_pipeline: reduce_generic on one chain, 1/32/64 KiB segments",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kPipeline); }},
+    {"smpi-ompi_binary", "SimGrid's reduce__ompi_binary: reduce_generic on the binary tree, 32 KiB segments",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kBinary); }},
+    {"smpi-ompi_binomial", "SimGrid's reduce__ompi_binomial: reduce_generic on the in-order binomial tree, nearest "
+                           "child first, 0 or 1 KiB segments",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kBinomial); }},
 };
 const CollAlgorithm kAllreduce[] = {
     kSchedgen,
@@ -224,6 +266,20 @@ const CollAlgorithm kAllgather[] = {
      }},
     {"smpi-default", "SimGrid's default (iallgather): isend to and irecv from every rank, in rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_allgatherv(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
+    {"smpi-rdb", "SimGrid's allgather__rdb: recursive doubling, holders forward when P is not a power of two",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_mpich_rdb(f, c.rank, c.size, PerRank{c.bytes}, true); }},
+    {"smpi-bruck", "SimGrid's allgather__bruck: log2 P sendrecv steps of doubling block runs",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_ompi_bruck(f, c.rank, c.size, PerRank{c.bytes}); }},
+    {"smpi-ring", "SimGrid's allgather__ring: P-1 sendrecv steps with r+i / r-i",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_ring(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
+    {"smpi-pair", "SimGrid's allgather__pair: P-1 sendrecv steps with r^i (the ring unless P is a power of two)",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_pair(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
+    {"smpi-ompi_neighborexchange", "SimGrid's allgather__ompi_neighborexchange (the ring when P is odd)",
+     [](Fragment& f, const CollCall& c) {
+       smpi_allgatherv_neighborexchange(f, c.rank, c.size, c.bytes, PerRank{c.bytes});
+     }},
+    {"smpi-NTSLR_NB", "SimGrid's allgather__NTSLR_NB: every irecv posted, then isend and wait around the ring",
+     [](Fragment& f, const CollCall& c) { smpi_allgather_ntslr_nb(f, c.rank, c.size, c.bytes); }},
 };
 const CollAlgorithm kAlltoall[] = {
     kSchedgen,
@@ -237,6 +293,12 @@ const CollAlgorithm kAlltoall[] = {
      [](Fragment& f, const CollCall& c) { alltoall_linear_sync(f, c.rank, c.size, c.bytes, 4); }},
     {"ring", "blocks forwarded around the ring",
      [](Fragment& f, const CollCall& c) { alltoall_ring(f, c.rank, c.size, c.bytes); }},
+    {"smpi-ring", "SimGrid's alltoall__ring: P-1 sendrecv steps with r+i / r-i",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_ring(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
+    {"smpi-mvapich2_scatter_dest", "SimGrid's alltoall__mvapich2_scatter_dest: groups of 4 irecv/isend, self included",
+     [](Fragment& f, const CollCall& c) {
+       smpi_alltoallv_bruck(f, c.rank, c.size, PerRank{c.bytes}, PerRank{c.bytes}, true);
+     }},
     {"smpi-default", "SimGrid's default (alltoall__ompi): OpenMPI's table over SimGrid's implementations",
      [](Fragment& f, const CollCall& c) {
        CollCall o = c;
@@ -250,6 +312,24 @@ const CollAlgorithm kGather[] = {
      [](Fragment& f, const CollCall& c) { binomial_gather(f, c.rank, c.size, c.root, c.bytes); }},
     {"smpi-default", "SimGrid's default (igather): every rank isends to the root, which receives in rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, false); }},
+    {"smpi-ompi_basic_linear", "SimGrid's gather__ompi_basic_linear: the root receives in rank order, blocking",
+     [](Fragment& f, const CollCall& c) {
+       const uint32_t begin = f.size();
+       smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, false);
+       smpi_blocking(f, begin);
+     }},
+    {"smpi-ompi_binomial", "SimGrid's gather__ompi_binomial: in-order binomial tree, nearest child first, blocking",
+     [](Fragment& f, const CollCall& c) {
+       binomial_blocks(f, c.rank, c.size, c.root, c.bytes, BlockFlow::kGather, BlockNaming::kRanks,
+                       BlockOrder::kNearFirstBlocking);
+     }},
+    {"smpi-ompi_linear_sync", "SimGrid's gather__ompi_linear_sync: per rank a first segment (1 KiB, 32 KiB for blocks "
+                              "over 90 KiB), a zero-byte sync, the rest",
+     [](Fragment& f, const CollCall& c) {
+       const Bytes ts = std::max<Bytes>(1, c.type_size);
+       const Bytes first = computed_segcount(c.bytes > 92160 ? 32768 : 1024, ts, c.elements()) * ts;
+       linear_sync_gather(f, c.rank, c.size, c.root, c.bytes, first);
+     }},
 };
 const CollAlgorithm kScatter[] = {
     kSchedgen,
@@ -257,16 +337,47 @@ const CollAlgorithm kScatter[] = {
      [](Fragment& f, const CollCall& c) { binomial_scatter(f, c.rank, c.size, c.root, c.bytes); }},
     {"smpi-default", "SimGrid's default (iscatter): the root isends to every rank in rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_from_root(f, c.rank, c.size, c.root, PerRank{c.bytes}, c.bytes); }},
+    {"smpi-ompi_basic_linear", "SimGrid's scatter__ompi_basic_linear: the root sends in rank order, blocking",
+     [](Fragment& f, const CollCall& c) {
+       const uint32_t begin = f.size();
+       smpi_linear_from_root(f, c.rank, c.size, c.root, PerRank{c.bytes}, c.bytes);
+       smpi_blocking(f, begin);
+     }},
+    {"smpi-ompi_binomial", "SimGrid's scatter__ompi_binomial: in-order binomial tree, nearest child first, blocking",
+     [](Fragment& f, const CollCall& c) {
+       binomial_blocks(f, c.rank, c.size, c.root, c.bytes, BlockFlow::kScatter, BlockNaming::kRanks,
+                       BlockOrder::kNearFirstBlocking);
+     }},
 };
 const CollAlgorithm kAllgatherv[] = {
     kSchedgen,
     {"smpi-default", "SimGrid's default (iallgatherv): isend to and irecv from every rank, in rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_allgatherv(f, c.rank, c.size, c.bytes, PerRank{c.counts}); }},
+    {"smpi-GB", "SimGrid's allgatherv__GB: gatherv to 0, then bcast of the largest block (the replay's displacements are 0)",
+     [](Fragment& f, const CollCall& c) { smpi_gb_allgatherv(f, c); }},
+    {"smpi-ring", "SimGrid's allgatherv__ring: P-1 sendrecv steps with r+i / r-i",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_ring(f, c.rank, c.size, c.bytes, PerRank{c.counts}); }},
+    {"smpi-pair", "SimGrid's allgatherv__pair: P-1 sendrecv steps with r^i (the ring unless P is a power of two)",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_pair(f, c.rank, c.size, c.bytes, PerRank{c.counts}); }},
+    {"smpi-ompi_bruck", "SimGrid's allgatherv__ompi_bruck: log2 P sendrecv steps of doubling block runs",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_ompi_bruck(f, c.rank, c.size, PerRank{c.counts}); }},
+    {"smpi-ompi_neighborexchange", "SimGrid's allgatherv__ompi_neighborexchange (the ring when P is odd)",
+     [](Fragment& f, const CollCall& c) {
+       smpi_allgatherv_neighborexchange(f, c.rank, c.size, c.bytes, PerRank{c.counts});
+     }},
+    {"smpi-mpich_ring", "SimGrid's allgatherv__mpich_ring: blocks around the ring in chunks of at least 256 KiB",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_mpich_ring(f, c.rank, c.size, PerRank{c.counts}, c.type_size); }},
+    {"smpi-mpich_rdb", "SimGrid's allgatherv__mpich_rdb: recursive doubling, holders forward when P is not a power of two",
+     [](Fragment& f, const CollCall& c) { smpi_allgatherv_mpich_rdb(f, c.rank, c.size, PerRank{c.counts}); }},
 };
 const CollAlgorithm kAlltoallv[] = {
     kSchedgen,
     {"smpi-default", "SimGrid's default (ialltoallv): irecv from every rank, then isend to every rank, rank order",
      [](Fragment& f, const CollCall& c) { smpi_linear_alltoallv(f, c.rank, c.size, PerRank{c.counts}, PerRank{c.counts2}); }},
+    {"smpi-bruck", "SimGrid's alltoallv__bruck: groups of 4 irecv/isend, each group waited for",
+     [](Fragment& f, const CollCall& c) { smpi_alltoallv_bruck(f, c.rank, c.size, PerRank{c.counts}, PerRank{c.counts2}); }},
+    {"smpi-pair", "SimGrid's alltoallv__pair: P-1 sendrecv steps with r^i (bruck unless P is a power of two)",
+     [](Fragment& f, const CollCall& c) { smpi_alltoallv_pair(f, c.rank, c.size, PerRank{c.counts}, PerRank{c.counts2}); }},
 };
 const CollAlgorithm kGatherv[] = {
     kSchedgen,
@@ -282,6 +393,16 @@ const CollAlgorithm kReduceScatter[] = {
     kSchedgen,
     {"smpi-default", "SimGrid's default: ireduce of the whole vector to rank 0, then scatterv of the blocks",
      [](Fragment& f, const CollCall& c) { smpi_default_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
+    {"smpi-mpich_rdb", "SimGrid's reduce_scatter__mpich_rdb: recursive doubling of all blocks outside the subtrees",
+     [](Fragment& f, const CollCall& c) { smpi_mpich_rdb_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
+    {"smpi-mpich_pair", "SimGrid's reduce_scatter__mpich_pair: P-1 sendrecv steps with r+i / r-i",
+     [](Fragment& f, const CollCall& c) { smpi_mpich_pair_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
+    {"smpi-ompi_basic_recursivehalving", "SimGrid's reduce_scatter__ompi_basic_recursivehalving: fold, then halving",
+     [](Fragment& f, const CollCall& c) {
+       smpi_ompi_recursivehalving_reduce_scatter(f, c.rank, c.size, PerRank{c.counts});
+     }},
+    {"smpi-ompi_ring", "SimGrid's reduce_scatter__ompi_ring: blocks reduced around the ring",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_ring_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
 };
 const CollAlgorithm kScan[] = {
     kSchedgen,
@@ -405,6 +526,13 @@ SmpiSelector CollChoice::smpi_selector() const {
   }
 }
 
+bool CollChoice::uses_smp_setup() const {
+  const CollAlgorithm* bcast = algorithm[static_cast<size_t>(CollOp::kBcast)];
+  return smpi_selector() == SmpiSelector::kMpich ||
+         std::find(smpi_forced.begin(), smpi_forced.end(), SmpiSelector::kMpich) != smpi_forced.end() ||
+         (bcast && std::string_view(bcast->name) == "smpi-SMP_binomial");
+}
+
 bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
   const size_t i = static_cast<size_t>(op);
   const CollAlgorithm* a = algorithm[i];
@@ -426,7 +554,14 @@ bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
     call.segment_bytes = d.segment_bytes;
   }
   if (!a || !a->build) return false;  // schedgen: the caller's own pattern
+  // SimGrid's reduce__mpich / allreduce__mpich start with the communicator's init_smp (and then
+  // run two-level algorithms, not reproduced: select_smpi.hpp); bcast's SMP_binomial runs its own.
+  const uint32_t begin = f.size();
+  const bool smp = call.smpi == SmpiSelector::kMpich && (op == CollOp::kReduce || op == CollOp::kAllreduce) &&
+                   (!forced[i] || smpi_forced[i] == SmpiSelector::kMpich) && smpi_smp_setup_once(f, call);
+  const uint32_t mid = f.size();
   a->build(f, call);
+  if (smp) then_after(f, begin, mid);
   return true;
 }
 

@@ -75,6 +75,9 @@ struct CollCall {
   std::span<const Bytes> counts{};
   std::span<const Bytes> counts2{};
   SmpiSelector smpi = SmpiSelector::kNone;  // set by CollChoice for smpi-* algorithms
+  // SimGrid's per-communicator SMP set-up (Comm::init_smp, smpi_bcast.hpp) has run for this rank
+  // on this communicator; the caller owns it (one per rank and communicator). nullptr: untracked.
+  bool* smp_ready = nullptr;
 
   // The element count of `bytes` (MPI's `count`). A type_size of 0 counts as 1.
   Bytes elements() const { return bytes / (type_size ? type_size : 1); }
@@ -109,6 +112,9 @@ struct CollChoice {
   std::array<SmpiSelector, static_cast<size_t>(CollOp::kCount)> smpi_forced{};
   // The SimGrid selector behind `selector` (kNone unless it is an smpi-* one).
   SmpiSelector smpi_selector() const;
+  // Whether a call may run SimGrid's per-communicator SMP set-up (smpi-mpich anywhere, or bcast
+  // forced to SMP_binomial), i.e. whether a caller needs to keep CollCall::smp_ready.
+  bool uses_smp_setup() const;
 
   static CollChoice from(const Config& cfg);
   // Appends the chosen algorithm's ops for `call`; false when the choice is schedgen.

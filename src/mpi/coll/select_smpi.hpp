@@ -28,7 +28,7 @@
 //   alltoall   1,4,5 basic_linear 2 pair 3 bruck
 //   barrier    1,2 ompi_basic_linear 3 ompi_recursivedoubling 4 ompi_bruck 5 ompi_two_procs 6 ompi_tree
 //   gather     1 ompi_basic_linear 2 ompi_binomial 3 ompi_linear_sync
-//   scatter    1,3 ompi_basic_linear 2 ompi_binomial
+//   scatter    1 ompi_basic_linear 2 ompi_binomial 3 default (Open MPI's linear_nb; SimGrid has none)
 //   and SimGrid's own tables (smpi_openmpi_selector.cpp; S = the whole vector, sum of counts x
 //   type size; P rows as in select_ompi.hpp):
 //   reduce_scatter 1 default 2 ompi_basic_recursivehalving 3,4 ompi_ring
@@ -48,18 +48,21 @@
 //   allreduce  S > 2048 && count >= pof2: rab_rdb, else rdb
 //   alltoall   S < 256 && P >= 8: bruck; S < 32768: mvapich2_scatter_dest; P odd: pair; else ring
 //   alltoallv  bruck          barrier  ompi_bruck
-//   bcast      S < 12288 || P <= 8: binomial_tree; S < 524288 && P even: scatter_rdb_allgather;
-//              else scatter_LR_allgather
+//   bcast      SMP_binomial, whatever the size (bcast__mpich: the communicator's first call runs
+//              comm->init_smp(), whose messages smpi_bcast.hpp models; with the same number of
+//              ranks on every host, is_uniform, it runs bcast__SMP_binomial; recorded). The flat
+//              table (S < 12288 || P <= 8: binomial_tree; ...) is never reached.
 //   reduce     count < pof2 || S < 2048: binomial; else scatter_gather
 //   reduce_scatter  sum of counts (ELEMENTS) > 524288: mpich_pair; else mpich_rdb
 //   allgather  P pof2 && S*P < 524288: rdb; S*P <= 81920: bruck; else ring
 //   allgatherv sum of counts (ELEMENTS) = 0: nothing; P pof2 && sum < 524288: mpich_rdb;
 //              sum <= 81920: ompi_bruck; else mpich_ring
 //   gather, scatter  ompi_binomial     gatherv, scatterv, scan, exscan: SimGrid's fixed ones
-// Not reproduced: SimGrid's mpich selector first turns a communicator "SMP-aware" (init_smp: an
-// allgather of host ids, leader communicators) and then runs two-level algorithms for
-// allreduce, bcast and reduce (mvapich2_two_level, SMP_binomial); in 3.32 that path aborts
-// `smpirun -replay` (munmap_chunk: invalid pointer), so simfab takes the flat branch above.
+// allreduce and reduce: SimGrid's mpich selector first turns a communicator "SMP-aware" (its
+// init_smp messages, which simfab sends too on the communicator's first mpich bcast, reduce or
+// allreduce: registry.cpp) and then runs two-level algorithms (mvapich2_two_level), not
+// reproduced: in 3.32 that path crashes `smpirun -replay` (MPI_OP_NULL), so simfab takes the flat
+// branch above. bcast's SMP path (SMP_binomial) is reproduced. Both assume one rank per host.
 // Reductions: TI traces do not record the operation; SimGrid replays them with MPI_OP_NULL,
 // which every selector treats as commutative, and so does simfab.
 #pragma once

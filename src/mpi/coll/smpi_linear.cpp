@@ -65,6 +65,10 @@ void smpi_linear_scan(Fragment& f, RankId rank, int size, Bytes bytes) {
   for (RankId r = rank + 1; r < size; ++r) f.send(r, bytes);
 }
 
+void smpi_blocking(Fragment& f, uint32_t begin) {
+  for (uint32_t i = begin + 1; i < f.size(); ++i) f.require(i, i - 1);
+}
+
 void smpi_default_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks) {
   check(rank, size, 0, blocks);
   Bytes total = 0;

@@ -15,8 +15,9 @@ constexpr SmpiName kBarrier[] = {
 constexpr SmpiName kBcast[] = {
     {"default", "smpi-binomial_tree", true},
     {"binomial_tree", "smpi-binomial_tree", true},
-    {"NTSB", "binary", false},
-    {"NTSL", "pipeline", false},
+    {"NTSB", "smpi-NTSB", true},
+    {"NTSL", "smpi-NTSL", true},
+    {"SMP_binomial", "smpi-SMP_binomial", true},
     {"ompi_pipeline", "pipeline", false},
     {"ompi_split_bintree", "split-binary", false},
     {"mvapich2_knomial_intra_node", "knomial4", false},
@@ -26,12 +27,12 @@ constexpr SmpiName kBcast[] = {
 };
 constexpr SmpiName kReduce[] = {
     {"default", "smpi-default", true},
-    {"ompi_basic_linear", "linear", true},
-    {"ompi_chain", "pipeline", false},
-    {"ompi_pipeline", "pipeline", false},
-    {"ompi_binary", "binary", true},
+    {"ompi_basic_linear", "smpi-ompi_basic_linear", true},
+    {"ompi_chain", "smpi-ompi_chain", true},
+    {"ompi_pipeline", "smpi-ompi_pipeline", true},
+    {"ompi_binary", "smpi-ompi_binary", true},
     {"ompi_in_order_binary", "binary", false},
-    {"ompi_binomial", "binomial", false},
+    {"ompi_binomial", "smpi-ompi_binomial", true},
     {"binomial", "binomial", false},
     {"scatter_gather", "rabenseifner", false},
 };
@@ -45,51 +46,55 @@ constexpr SmpiName kAllreduce[] = {
 };
 constexpr SmpiName kAllgather[] = {
     {"default", "smpi-default", true},
-    {"rdb", "recursive-doubling", false},
-    {"bruck", "bruck", false},
-    {"ring", "ring", false},
-    {"ompi_neighborexchange", "neighbor-exchange", false},
-    {"pair", "ring", false},
-    {"NTSLR_NB", "ring", false},
+    {"rdb", "smpi-rdb", true},
+    {"bruck", "smpi-bruck", true},
+    {"ring", "smpi-ring", true},
+    {"ompi_neighborexchange", "smpi-ompi_neighborexchange", true},
+    {"pair", "smpi-pair", true},
+    {"NTSLR_NB", "smpi-NTSLR_NB", true},
 };
 constexpr SmpiName kAlltoall[] = {
     {"default", "smpi-default", true},
     {"basic_linear", "basic-linear", true},
     {"pair", "pairwise", true},
-    {"ring", "pairwise", false},
+    {"ring", "smpi-ring", true},
     {"bruck", "bruck", true},
-    {"mvapich2_scatter_dest", "basic-linear", false},
+    {"mvapich2_scatter_dest", "smpi-mvapich2_scatter_dest", true},
 };
 constexpr SmpiName kGather[] = {
     {"default", "smpi-default", true},
-    {"ompi_basic_linear", "smpi-default", true},
-    {"ompi_binomial", "binomial", false},
-    {"ompi_linear_sync", "smpi-default", false},
+    {"ompi_basic_linear", "smpi-ompi_basic_linear", true},
+    {"ompi_binomial", "smpi-ompi_binomial", true},
+    {"ompi_linear_sync", "smpi-ompi_linear_sync", true},
 };
 constexpr SmpiName kScatter[] = {
     {"default", "smpi-default", true},
-    {"ompi_basic_linear", "smpi-default", true},
-    {"ompi_binomial", "binomial", false},
+    {"ompi_basic_linear", "smpi-ompi_basic_linear", true},
+    {"ompi_binomial", "smpi-ompi_binomial", true},
 };
 constexpr SmpiName kAllgatherv[] = {
-    {"default", "smpi-default", true},  {"GB", "smpi-default", false},
-    {"ompi_bruck", "smpi-default", false}, {"mpich_ring", "smpi-default", false},
-    {"mpich_rdb", "smpi-default", false},  {"ompi_neighborexchange", "smpi-default", false},
-    {"pair", "smpi-default", false},
+    {"default", "smpi-default", true},
+    {"GB", "smpi-GB", true},
+    {"ring", "smpi-ring", true},
+    {"pair", "smpi-pair", true},
+    {"ompi_bruck", "smpi-ompi_bruck", true},
+    {"ompi_neighborexchange", "smpi-ompi_neighborexchange", true},
+    {"mpich_ring", "smpi-mpich_ring", true},
+    {"mpich_rdb", "smpi-mpich_rdb", true},
 };
 constexpr SmpiName kAlltoallv[] = {
     {"default", "smpi-default", true},
-    {"ompi_basic_linear", "smpi-default", false},
-    {"pair", "smpi-default", false},
-    {"bruck", "smpi-default", false},
+    {"ompi_basic_linear", "smpi-default", true},  // the same irecvs, isends and waitall
+    {"pair", "smpi-pair", true},
+    {"bruck", "smpi-bruck", true},
 };
 constexpr SmpiName kFixed[] = {{"default", "smpi-default", true}};
 constexpr SmpiName kReduceScatter[] = {
     {"default", "smpi-default", true},
-    {"ompi_basic_recursivehalving", "smpi-default", false},
-    {"ompi_ring", "smpi-default", false},
-    {"mpich_rdb", "smpi-default", false},
-    {"mpich_pair", "smpi-default", false},
+    {"ompi_basic_recursivehalving", "smpi-ompi_basic_recursivehalving", true},
+    {"ompi_ring", "smpi-ompi_ring", true},
+    {"mpich_rdb", "smpi-mpich_rdb", true},
+    {"mpich_pair", "smpi-mpich_pair", true},
 };
 
 }  // namespace

@@ -8,21 +8,27 @@
 // algorithm (same family and volume, another order, segmentation or tree). Exact:
 //   barrier   ompi_basic_linear (default), ompi_tree, ompi_bruck, ompi_recursivedoubling,
 //             ompi_two_procs, ompi_doublering
-//   bcast     binomial_tree (default)
-//   reduce    default (ireduce), ompi_basic_linear, ompi_binary (unsegmented sizes)
+//   bcast     binomial_tree (default), NTSL, NTSB, SMP_binomial (mpich's, with its first call's
+//             init_smp; smpi_bcast.hpp)
+//   reduce    default (ireduce), ompi_basic_linear, ompi_chain, ompi_pipeline, ompi_binary,
+//             ompi_binomial (smpi_reduce.hpp)
 //   allreduce default, redbcast (reduce + bcast as the active selector picks them), rdb, lr
 //             (count % P == 0; the remainder's extra allreduce differs on P = 3), rab_rdb
-//   allgather default (iallgather); rdb only when P is a power of two (listed inexact)
-//   alltoall  basic_linear, pair, bruck
-//   gather, scatter: default and ompi_basic_linear; allgatherv, alltoallv, gatherv, scatterv,
-//   reduce_scatter, scan, exscan: default
-// Known inexact (the nearest simfab algorithm runs): bcast NTSB, NTSL, ompi_pipeline,
-// ompi_split_bintree, mvapich2_knomial_intra_node, scatter_*_allgather; reduce ompi_binomial,
-// ompi_chain, ompi_pipeline (SimGrid's binomial children come nearest first, simfab's farthest
-// first); gather/scatter ompi_binomial (SimGrid's scatter also sends whole subtrees' buffers);
-// allreduce ompi_ring_segmented; allgather rdb on other sizes, bruck, ring, pair, NTSLR_NB,
-// neighborexchange; alltoall ring, mvapich2_scatter_dest; every non-default allgatherv,
-// alltoallv and reduce_scatter algorithm (they run SimGrid's default pattern).
+//   allgather default (iallgather), rdb, bruck, ring, pair, NTSLR_NB, ompi_neighborexchange
+//             (smpi_allgather.hpp, smpi_allgatherv.hpp)
+//   alltoall  basic_linear, pair, bruck, ring, mvapich2_scatter_dest (smpi_alltoallv.hpp)
+//   gather, scatter: default, ompi_basic_linear, ompi_binomial; gather ompi_linear_sync;
+//   allgatherv every algorithm (default, GB, ring, pair, ompi_bruck, ompi_neighborexchange,
+//              mpich_ring, mpich_rdb: smpi_allgatherv.hpp)
+//   alltoallv  default, ompi_basic_linear, pair, bruck (smpi_alltoallv.hpp)
+//   reduce_scatter default, ompi_basic_recursivehalving, ompi_ring, mpich_rdb, mpich_pair
+//              (smpi_reduce_scatter.hpp)
+//   gatherv, scatterv, scan, exscan: default
+// Known inexact (the nearest simfab algorithm runs): bcast ompi_pipeline, ompi_split_bintree,
+// mvapich2_knomial_intra_node, scatter_*_allgather (no selector of the validated configurations
+// reaches them); reduce ompi_in_order_binary, binomial, scatter_gather;
+// allreduce ompi_ring_segmented. Where SimGrid throws (allgather(v)/alltoallv pair on P not a
+// power of two), simfab runs the ring (allgather(v)) or bruck (alltoallv) instead.
 #pragma once
 
 #include <span>

@@ -139,8 +139,9 @@ std::optional<LinkId> Platform::find_link(const std::string& name) const {
 template <class Fn>
 bool Platform::for_each_route_link(HostId a, HostId b, const RouteRequest& request, Fn&& fn) const {
   const Host& ha = host(a);
-  if (a == b) {
+  if (a == b) {  // the loopback; without one, the loader's rule (SimGrid's clusters), else nothing
     if (ha.loopback >= 0) fn(ha.loopback);
+    else if (provider_) provider_->route(*this, a, a, request, fn);
     return true;
   }
   auto it = routes_.find({a, b});

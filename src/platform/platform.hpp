@@ -20,7 +20,8 @@
 //   a in cabinet A, b in B != A:  up(a), lim(a), cup(A), clim(A), backbone, clim(B), cdown(B),
 //                                 lim(b), down(b)
 // and a -> a is [loopback(a)] when the host has a loopback link (kFatpipe, like SimGrid's cluster
-// loopback), else empty. Standalone hosts may have a loopback too.
+// loopback), else what the route provider gives (a SimGrid XML cluster: up, backbone, down, as
+// SimGrid routes it), else empty. Standalone hosts may have a loopback too.
 // A route's latency is sum_l lat_l and its bottleneck min_l B_l (route_summary).
 //
 // Why limiters (seed 003, section IV-B): on a TCP/Gigabit-Ethernet cluster a node sending and
@@ -124,8 +125,10 @@ struct PlatformSetting {
 class RouteProvider {
  public:
   virtual ~RouteProvider() = default;
-  // Streams the links from a to b (a != b) into sink, in order; false when there is no route (the
-  // sink may then have received a prefix, which the caller discards). `p` is the platform that
+  // Streams the links from a to b into sink, in order; false when there is no route (the sink may
+  // then have received a prefix, which the caller discards). a == b is asked for a host without a
+  // loopback link: SimGrid's clusters route it up through the backbone and down (measured with
+  // smpirun); a zone without a declared self-route answers nothing. `p` is the platform that
   // owns the provider; `request` as for topologies.
   virtual bool route(const Platform& p, HostId a, HostId b, const RouteRequest& request, LinkSink sink) const = 0;
 };

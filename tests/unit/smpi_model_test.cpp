@@ -90,6 +90,23 @@ TEST(SmpiModel, RanksOnOneHostUseSimGridsDefaultLoopback) {
   expect_smpirun(run_smpi(kTwoHosts, "a\na\n", one_send(1000000)), 0.000106306);
 }
 
+TEST(SmpiModel, RanksOnOneClusterHostGoUpThroughTheBackboneAndDown) {
+  // A SimGrid cluster without loopback routes a host to itself over its private link up, the
+  // backbone and the link down; over a SHARED private link that is the same link twice (used at
+  // 2 + 2 * 0.05 by the message and its cross traffic).
+  auto cluster = [](const std::string& policy) {
+    return "<?xml version='1.0'?>\n<platform version=\"4.1\"><zone id=\"world\" routing=\"Full\">"
+           "<cluster id=\"c\" prefix=\"node\" suffix=\"\" radical=\"0-3\" speed=\"10Gf\" bw=\"100Gbps\" "
+           "lat=\"1us\" bb_bw=\"400Gbps\" bb_lat=\"500ns\"" + policy + "/></zone></platform>\n";
+  };
+  expect_smpirun(run_smpi(cluster(""), "node0\nnode0\n", one_send(1000000)), 0.000118406);
+  expect_smpirun(run_smpi(cluster(" sharing_policy=\"SHARED\""), "node0\nnode0\n", one_send(1000000)), 0.000106763);
+  const char* two = "0 init\n1 init\n2 init\n0 isend 1 0 1000000\n0 isend 2 0 1000000\n0 waitall\n"
+                    "1 recv 0 0 1000000\n2 recv 0 0 1000000\n0 finalize\n1 finalize\n2 finalize\n";
+  expect_smpirun(run_smpi(cluster(""), "node0\nnode0\nnode1\n", two), 0.000203451);
+  expect_smpirun(run_smpi(cluster(" sharing_policy=\"SHARED\""), "node0\nnode0\nnode1\n", two), 0.00019606);
+}
+
 TEST(SmpiModel, DetachedAndSynchronousSendsWithALateReceiver) {
   // The receiver computes 1 ms before posting. Below 64 KiB the sender is free at once (makespan
   // 1 ms + the message); above, it waits for the data, then computes its own 1 ms.

@@ -111,17 +111,16 @@ void FlowNetwork::transfer(const NetMessage& m) {
     latency_s += link.latency.seconds();
     min_bw = std::min(min_bw, link.bandwidth_Bps);
     penalty += p_.weight_s / link.bandwidth_Bps;
-    t.route.push_back(constraint_of(l));
-    ++link_state_[static_cast<size_t>(t.route.back())].routed;
+    use(t, constraint_of(l), 1.0);
   }
   if (route_scratch_.empty() && m.src == m.dst && p_.loopback_bw > 0) {  // smpi's default loopback
     latency_s = p_.loopback_latency.seconds();
     min_bw = p_.loopback_bw;
     penalty = p_.weight_s / p_.loopback_bw;
-    t.route.push_back(loopback_constraint());
-    ++link_state_[static_cast<size_t>(t.route.back())].routed;
+    use(t, loopback_constraint(), 1.0);
   }
   t.forward = static_cast<uint32_t>(t.route.size());
+  for (uint32_t k = 0; k < t.forward; ++k) ++link_state_[static_cast<size_t>(t.route[k])].routed;
   if (p_.cross_traffic > 0 && !t.route.empty()) add_reverse_route(t, m.src, m.dst);
   t.remaining = static_cast<double>(payload);
   const double bw_factor = p_.bw_factor.value(payload);
@@ -142,25 +141,31 @@ void FlowNetwork::transfer(const NetMessage& m) {
   schedule(start, Phase::kStart, id);
 }
 
-// Cross traffic: the links of the route from dst back to src carry p_.cross_traffic of the rate;
-// a link already on the route adds it (shared) or keeps the larger use (fatpipe), as SimGrid's
-// lmm::System::expand does.
+// Transfer t uses constraint c at `amount` times its rate. A constraint already on t's route adds
+// it (shared) or keeps the larger use (fatpipe), as SimGrid's lmm::System::expand does: a route
+// that crosses a link twice (a SimGrid cluster host to itself over a shared private link) uses it
+// twice, and cross traffic adds its share to the links of the route that carry both directions.
+void FlowNetwork::use(Transfer& t, ConstraintId c, double amount) {
+  auto it = std::find(t.route.begin(), t.route.end(), c);
+  if (it == t.route.end()) {
+    t.route.push_back(c);
+    if (t.usage.empty() && amount == 1.0) return;  // all 1 so far: no list needed
+    t.usage.resize(t.route.size() - 1, 1.0);
+    t.usage.push_back(amount);
+    return;
+  }
+  if (system_.kind(c) == ConstraintKind::kFatpipe) return;  // max(1, amount) with amount <= 1 or a repeat
+  t.usage.resize(t.route.size(), 1.0);
+  t.usage[static_cast<size_t>(it - t.route.begin())] += amount;
+}
+
+// Cross traffic: the links of the route from dst back to src carry p_.cross_traffic of the rate.
 void FlowNetwork::add_reverse_route(Transfer& t, HostId src, HostId dst) {
   if (!platform_.route_into(dst, src, route_scratch_, RouteRequest{routed_++, this}))
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route back from host '" + platform_.host(dst).name +
                                                               "' to host '" + platform_.host(src).name +
                                                               "' (cross traffic needs one)");
-  t.usage.assign(t.route.size(), 1.0);
-  for (LinkId l : route_scratch_) {
-    const ConstraintId c = constraint_of(l);
-    auto it = std::find(t.route.begin(), t.route.end(), c);
-    if (it == t.route.end()) {
-      t.route.push_back(c);
-      t.usage.push_back(p_.cross_traffic);
-    } else if (system_.kind(c) == ConstraintKind::kShared) {
-      t.usage[static_cast<size_t>(it - t.route.begin())] += p_.cross_traffic;
-    }
-  }
+  for (LinkId l : route_scratch_) use(t, constraint_of(l), p_.cross_traffic);
 }
 
 void FlowNetwork::control(const NetMessage& m) {

@@ -135,6 +135,7 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
 
   void handle(SimTime now, uint64_t index) override;
   uint32_t enqueue(uint64_t stream, uint64_t token, bool ordered);
+  void use(Transfer& t, ConstraintId c, double amount);
   void add_reverse_route(Transfer& t, HostId src, HostId dst);
   ConstraintId loopback_constraint();
   void start_sharing(SimTime now, uint32_t id);

@@ -3,7 +3,7 @@
 //   xml_builder.cpp   expat glue, locations and errors, attributes and quantities, names
 //   xml_platform.cpp  the entry points, the element dispatch with the DTD's content model, and
 //                     <platform>, <config>, <prop>, <zone>, <host>, <router>, <link>
-//   xml_routes.cpp    <route>, <zoneRoute> / <ASroute> and their <link_ctn>
+//   xml_routes.cpp    <route>, <zoneRoute> / <ASroute>, their bypass forms, their <link_ctn>
 //   xml_cluster.cpp   <cluster>, and <cabinet>, <host_link>, <backbone> of routing="Cluster" zones
 // Elements are built in document order as expat reports them. Every error is an InputError at
 // the file:line:column of the offending start tag (or of the element a late check is about),
@@ -68,6 +68,7 @@ class XmlBuilder {
     NodeId gw_dst = kNoNode;
     std::string src_name, dst_name;
     bool symmetric = true;
+    bool bypass = false;  // a bypass route: src, dst are zone indices for a bypassZoneRoute
     std::vector<LinkId> links;
     SourceLoc loc;
   };
@@ -129,8 +130,8 @@ class XmlBuilder {
   HostId add_host(Host h, int zone, const std::string& origin);
 
   // ---- routes (xml_routes.cpp)
-  void read_route(const XmlAttrs& a);
-  void read_zone_route(const std::string& el, const XmlAttrs& a);
+  void read_route(const std::string& el, const XmlAttrs& a);  // <route>, <bypassRoute>
+  void read_zone_route(const std::string& el, const XmlAttrs& a);  // <zoneRoute>, <ASroute>, their bypasses
   bool read_symmetrical(const std::string& el, const XmlAttrs& a) const;
   void claim_route(const PendingRoute& r, int src, int dst, const std::string& from, const std::string& to);
   void read_link_ctn(const XmlAttrs& a);
@@ -164,11 +165,12 @@ class XmlBuilder {
   std::unordered_map<std::string, int> zone_index_;           // zone/cluster id -> tree_ zone
   std::unordered_map<std::string, std::string> zone_decl_;    // zone/cluster id -> "f:l:c"
   std::unordered_map<std::string, std::string> decl_;         // "h:"/"l:"/"r:" + name -> origin
-  std::map<std::tuple<int, int, int>, std::string> route_locs_;  // (zone, src, dst) -> "f:l:c"
+  std::map<std::tuple<int, int, int, bool>, std::string> route_locs_;  // (zone, src, dst, bypass) -> "f:l:c"
   std::set<std::pair<int, int>> host_links_;                     // (zone, member) given a <host_link>
   XmlPrescan prescan_;
   std::optional<SourceLoc> loc_override_;  // where read_link reports errors of an early-built link
   std::set<std::string> early_links_;      // links built early as a loopback, skipped when declared
+  int64_t dragonfly_links_ = 0;            // SimGrid's uniqueId: DRAGONFLY links made so far
 };
 
 }  // namespace simfab

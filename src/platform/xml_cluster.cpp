@@ -6,6 +6,7 @@
 #include <variant>
 
 #include "platform/xml_builder.hpp"
+#include "platform/xml_dragonfly.hpp"
 #include "topo/fat_tree.hpp"
 #include "topo/torus.hpp"
 
@@ -50,16 +51,13 @@ void XmlBuilder::read_cluster(const XmlAttrs& a) {
   const std::string kind = topo ? *topo : "FLAT";
   if (kind != "FLAT" && kind != "FAT_TREE" && kind != "TORUS" && kind != "DRAGONFLY")
     throw error("'topology' of <cluster id='" + id + "'> must be FLAT, FAT_TREE, TORUS or DRAGONFLY, got '" + kind + "'");
-  if (kind == "DRAGONFLY")
-    throw error("topology=\"DRAGONFLY\" of <cluster id='" + id +
-                "'> is not supported yet by simfab (SimGrid's chassis level differs from simfab's dragonfly)");
   claim_zone_name("cluster", id);
   const bool flat = kind == "FLAT";
   const int zone = tree_.add_zone(id, parent, flat ? ZoneTree::Routing::kFlatCluster : ZoneTree::Routing::kTopology);
   zone_index_.emplace(id, zone);
   if (flat) {
     if (a.get("topo_parameters"))
-      throw error("'topo_parameters' of <cluster id='" + id + "'> needs topology=\"FAT_TREE\" or \"TORUS\"");
+      throw error("'topo_parameters' of <cluster id='" + id + "'> needs topology=\"FAT_TREE\", \"TORUS\" or \"DRAGONFLY\"");
     cluster_flat(a, zone, id, prefix, suffix, radical, proto, priv, priv_policy);
   } else {
     cluster_topology(a, zone, id, kind, prefix, suffix, radical, proto, priv, priv_policy);
@@ -142,8 +140,9 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
   if (optional_bandwidth(a, "limiter_link", "", id))
     throw error("'limiter_link' of " + tag + " is not supported yet by simfab");
   const std::string& params = require("cluster", a, "topo_parameters",
-                                      kind == "FAT_TREE" ? "\"levels;down;up;link-count\", e.g. \"2;4,4;1,2;1,2\""
-                                                         : "the torus dimensions, e.g. \"4,4,4\"");
+                                      kind == "FAT_TREE"  ? "\"levels;down;up;link-count\", e.g. \"2;4,4;1,2;1,2\""
+                                      : kind == "TORUS"   ? "the torus dimensions, e.g. \"4,4,4\""
+                                                          : "\"groups,blue;chassis,black;blades,green;nodes\", e.g. \"3,1;2,1;3,1;2\"");
   TopoCommon common;
   common.name = id;
   common.hosts.prefix = prefix;
@@ -174,6 +173,13 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
       const XgftParams& x = std::get<XgftParams>(parsed);
       check_radical(xgft_counts(x).hosts);
       t = add_fat_tree(platform_, common, x, FatTreeRouting::kDModK);
+    } else if (kind == "DRAGONFLY") {
+      auto parsed = parse_simgrid_dragonfly(params);
+      if (auto* why = std::get_if<std::string>(&parsed))
+        throw error("bad 'topo_parameters' \"" + params + "\" of " + tag + ": " + *why);
+      const SimgridDragonflyParams& d = std::get<SimgridDragonflyParams>(parsed);
+      check_radical(d.hosts());
+      t = add_simgrid_dragonfly(platform_, common, d, dragonfly_links_);
     } else {
       TorusParams tp;
       int64_t n = 1;
@@ -196,7 +202,7 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
     throw error(tag + ": " + e.what());
   }
   platform_.set_topology_name(t, id);
-  tree_.set_topology(zone, t);
+  tree_.set_topology(zone, t, kind == "DRAGONFLY");
   // SimGrid 3.32 gives these clusters no router (router_id is ignored): their gateways are hosts.
   for (HostId h = first_host; h < platform_.host_count(); ++h) {
     if (zone_decl_.count(platform_.host(h).name))

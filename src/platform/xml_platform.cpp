@@ -55,8 +55,9 @@ void XmlBuilder::zone_content(const std::string& el) {
 }
 
 void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
+  // The elements a zone may hold; zone_content checks where (others are refused below).
   static const std::set<std::string, std::less<>> kZoneChildren = {
-      "prop",    "zone",      "AS",       "cluster", "host",      "router",          "link",           "cabinet",
+      "prop",  "zone",      "AS",      "cluster",     "host",            "router",       "link",     "cabinet",
       "host_link", "backbone", "route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute"};
   if (!stack_.empty() && (stack_.back() == "zone" || stack_.back() == "AS") && kZoneChildren.count(el))
     zone_content(el);
@@ -101,17 +102,15 @@ void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
     if (el == "cabinet") read_cabinet(a);
     else if (el == "host_link") read_host_link(a);
     else read_backbone(a);
-  } else if (el == "route") {
+  } else if (el == "route" || el == "bypassRoute") {
     expect_parent(el, {"zone", "AS"});
-    read_route(a);
-  } else if (el == "zoneRoute" || el == "ASroute") {
+    read_route(el, a);
+  } else if (el == "zoneRoute" || el == "ASroute" || el == "bypassZoneRoute" || el == "bypassASroute") {
     expect_parent(el, {"zone", "AS"});
     read_zone_route(el, a);
   } else if (el == "link_ctn") {
-    expect_parent(el, {"route", "zoneRoute", "ASroute"});
+    expect_parent(el, {"route", "zoneRoute", "ASroute", "bypassRoute", "bypassZoneRoute", "bypassASroute"});
     read_link_ctn(a);
-  } else if (el == "bypassRoute" || el == "bypassZoneRoute" || el == "bypassASroute") {
-    throw error("element <" + el + "> is not supported yet by simfab (routes come from <route> and <zoneRoute>)");
   } else {
     throw error("element <" + el + "> is not supported by simfab");
   }
@@ -120,7 +119,9 @@ void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
 
 void XmlBuilder::on_end(const std::string& el) {
   stack_.pop_back();
-  if (el == "route" || el == "zoneRoute" || el == "ASroute") finish_route();
+  if (el == "route" || el == "zoneRoute" || el == "ASroute" || el == "bypassRoute" || el == "bypassZoneRoute" ||
+      el == "bypassASroute")
+    finish_route();
   if (el == "zone" || el == "AS") end_zone();
 }
 

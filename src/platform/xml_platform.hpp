@@ -74,9 +74,15 @@
 //   <cabinet id prefix suffix radical speed bw lat>  hosts prefix+i+suffix, each with the
 //                             split-duplex link "link_<host>" as its <host_link>.
 //
-// Not supported (InputError at the element): bypassRoute / bypassZoneRoute / bypassASroute ("not
-// supported yet"), and every other element (disk, storage, trace, trace_connect, actor, process,
-// peer, include, ...): "element <x> is not supported by simfab". Routings Vivaldi and Wifi.
+//   <bypassRoute src dst> (zone of nodes) and <bypassZoneRoute src dst gw_src gw_dst> /
+//                             <bypassASroute> (zone of zones): one-way routes tried before the
+//                             routing, as SimGrid's get_bypass_route (xml_zone_tree.hpp). A bypass
+//                             zone route joins zones anywhere below its zone, in two different
+//                             children; its gateways lie inside them.
+//
+// Not supported (InputError at the element): every other element (disk, storage, trace,
+// trace_connect, actor, process, peer, include, ...): "element <x> is not supported by simfab".
+// Routings Vivaldi and Wifi.
 //
 // Differences from SimGrid 3.32 (deliberate): a pair of hosts without declared route has no route
 // (SimGrid: an empty, free route in a Full zone); Dijkstra routes are listed in path order

@@ -1,5 +1,6 @@
-// <route>, <zoneRoute> / <ASroute> and their <link_ctn>: the declared routes of SimGrid zones,
-// handed to the ZoneTree (xml_zone_tree.hpp), which composes host-to-host routes from them.
+// <route>, <zoneRoute> / <ASroute>, their bypass forms and their <link_ctn>: the declared routes
+// of SimGrid zones, handed to the ZoneTree (xml_zone_tree.hpp), which composes host-to-host
+// routes from them.
 #include <algorithm>
 #include <utility>
 
@@ -15,36 +16,39 @@ bool XmlBuilder::read_symmetrical(const std::string& el, const XmlAttrs& a) cons
 }
 
 void XmlBuilder::claim_route(const PendingRoute& r, int src, int dst, const std::string& from, const std::string& to) {
-  auto [it, fresh] = route_locs_.emplace(std::make_tuple(r.zone, src, dst), where(r.loc));
+  auto [it, fresh] = route_locs_.emplace(std::make_tuple(r.zone, src, dst, r.bypass), where(r.loc));
   if (!fresh) throw error(r.el + " " + from + " -> " + to + " is already declared at " + it->second);
 }
 
-void XmlBuilder::read_route(const XmlAttrs& a) {
-  check_attrs("route", a, {"src", "dst", "symmetrical"});
+void XmlBuilder::read_route(const std::string& el, const XmlAttrs& a) {
+  const bool bypass = el == "bypassRoute";
+  if (bypass) check_attrs(el, a, {"src", "dst"});
+  else check_attrs(el, a, {"src", "dst", "symmetrical"});
   const int zone = frame().zone;
   const ZoneTree::Routing routing = tree_.routing(zone);
-  if (routing == ZoneTree::Routing::kCluster || routing == ZoneTree::Routing::kNone)
+  if (!bypass && (routing == ZoneTree::Routing::kCluster || routing == ZoneTree::Routing::kNone))
     throw error("<route> cannot appear in " + zone_tag(zone) + " (routing=\"" +
                 (routing == ZoneTree::Routing::kNone ? "None" : "Cluster") + "\"): " +
                 (routing == ZoneTree::Routing::kNone ? "such a zone has no routes"
                                                      : "its routes come from <host_link> and <backbone>"));
   PendingRoute r;
-  r.el = "route";
+  r.el = el;
+  r.bypass = bypass;
   r.zone = zone;
   auto member = [&](std::string_view key, NodeId& node, std::string& name) {
-    name = require("route", a, key, "a host or router of this zone");
-    node = find_node(name, "'" + std::string(key) + "' of <route>");
+    name = require(el, a, key, "a host or router of this zone");
+    node = find_node(name, "'" + std::string(key) + "' of <" + el + ">");
     if (tree_.zone_of(node) != zone)
-      throw error("'" + name + "' (" + std::string(key) + " of <route>) is in " + zone_tag(tree_.zone_of(node)) +
-                  ", not in " + zone_tag(zone) + ": a <route> joins hosts and routers of its own zone; routes "
+      throw error("'" + name + "' (" + std::string(key) + " of <" + el + ">) is in " + zone_tag(tree_.zone_of(node)) +
+                  ", not in " + zone_tag(zone) + ": a <" + el + "> joins hosts and routers of its own zone; routes "
                   "between zones are <zoneRoute>s of their common parent zone");
     return tree_.member_of(node);
   };
   r.src = member("src", r.src_node, r.src_name);
   r.dst = member("dst", r.dst_node, r.dst_name);
-  r.symmetric = read_symmetrical("route", a);
+  r.symmetric = !bypass && read_symmetrical(el, a);
   r.loc = here();
-  if (r.src == r.dst && is_switch(r.src_node))
+  if (!bypass && r.src == r.dst && is_switch(r.src_node))
     throw error("a <route> from router '" + r.src_name + "' to itself; only a host's route to itself (its loopback) "
                 "is meaningful");
   claim_route(r, r.src, r.dst, r.src_name, r.dst_name);
@@ -53,12 +57,15 @@ void XmlBuilder::read_route(const XmlAttrs& a) {
 }
 
 void XmlBuilder::read_zone_route(const std::string& el, const XmlAttrs& a) {
-  check_attrs(el, a, {"src", "dst", "gw_src", "gw_dst", "symmetrical"});
+  const bool bypass = el == "bypassZoneRoute" || el == "bypassASroute";
+  if (bypass) check_attrs(el, a, {"src", "dst", "gw_src", "gw_dst"});
+  else check_attrs(el, a, {"src", "dst", "gw_src", "gw_dst", "symmetrical"});
   const int zone = frame().zone;
-  if (tree_.routing(zone) == ZoneTree::Routing::kNone)
+  if (!bypass && tree_.routing(zone) == ZoneTree::Routing::kNone)
     throw error("<" + el + "> cannot appear in " + zone_tag(zone) + " (routing=\"None\"): such a zone has no routes");
   PendingRoute r;
   r.el = el;
+  r.bypass = bypass;
   r.zone = zone;
   auto child = [&](std::string_view key, std::string& name) {
     name = require(el, a, key, "a zone or cluster directly inside this zone");
@@ -79,14 +86,40 @@ void XmlBuilder::read_zone_route(const std::string& el, const XmlAttrs& a) {
                   zone_tag(inside) + ": gw_src must be a host or router of src's zone (or below it), gw_dst of dst's");
     return n;
   };
-  const int src = child("src", r.src_name);
-  const int dst = child("dst", r.dst_name);
-  if (src == dst) throw error("<" + el + "> from zone '" + r.src_name + "' to itself; it joins two different zones");
-  r.src = tree_.member_number(src);
-  r.dst = tree_.member_number(dst);
+  // A bypass joins zones anywhere below this one, in two different children (else no route
+  // whose common ancestor is this zone could use it).
+  auto below = [&](std::string_view key, std::string& name) {
+    name = require(el, a, key, "a zone or cluster inside this zone");
+    auto it = zone_index_.find(name);
+    int z = it == zone_index_.end() ? -1 : it->second;
+    if (z < 0 || z == zone || !tree_.within(z, zone))
+      throw error("'" + std::string(key) + "' of <" + el + "> must name a zone or cluster inside " + zone_tag(zone) +
+                  "; '" + name + "' is " + (z < 0 ? "not a zone" : "not inside it"));
+    while (tree_.parent(z) != zone) z = tree_.parent(z);
+    return std::make_pair(it->second, z);
+  };
+  int src = -1;
+  int dst = -1;
+  if (bypass) {
+    const auto [s_zone, s_child] = below("src", r.src_name);
+    const auto [d_zone, d_child] = below("dst", r.dst_name);
+    if (s_child == d_child)
+      throw error("<" + el + "> from '" + r.src_name + "' to '" + r.dst_name + "': both lie in " + zone_tag(s_child) +
+                  ", so no route of " + zone_tag(zone) + " joins them; declare it in their common zone");
+    src = s_zone;
+    dst = d_zone;
+    r.src = src;  // a bypass is keyed by zones
+    r.dst = dst;
+  } else {
+    src = child("src", r.src_name);
+    dst = child("dst", r.dst_name);
+    if (src == dst) throw error("<" + el + "> from zone '" + r.src_name + "' to itself; it joins two different zones");
+    r.src = tree_.member_number(src);
+    r.dst = tree_.member_number(dst);
+  }
   r.gw_src = gateway("gw_src", src);
   r.gw_dst = gateway("gw_dst", dst);
-  r.symmetric = read_symmetrical(el, a);
+  r.symmetric = !bypass && read_symmetrical(el, a);
   r.loc = here();
   claim_route(r, r.src, r.dst, r.src_name, r.dst_name);
   if (r.symmetric) claim_route(r, r.dst, r.src, r.dst_name, r.src_name);
@@ -120,6 +153,11 @@ void XmlBuilder::finish_route() {
   PendingRoute r = std::move(*route_);
   route_.reset();
   if (r.links.empty()) throw error_at(r.loc, "<" + r.el + "> has no <link_ctn>; list the links from src to dst");
+  if (r.bypass) {
+    const bool added = tree_.add_bypass(r.zone, r.src, r.dst, r.gw_src, r.gw_dst, r.links);
+    SIMFAB_CHECK(added, "bypass route claimed twice");
+    return;
+  }
   if (r.el == "route" && r.src == r.dst) {
     // Set as the host's loopback when the host was added (XmlPrescan); anything else cannot be.
     const HostId h = r.src_node;

@@ -78,6 +78,15 @@ bool ZoneTree::add_route(int zone, int src, int dst, NodeId gw_src, NodeId gw_ds
   return true;
 }
 
+bool ZoneTree::add_bypass(int zone, int src, int dst, NodeId gw_src, NodeId gw_dst, const std::vector<LinkId>& links) {
+  SIMFAB_CHECK(!links.empty(), "bad bypass route");
+  Zone& z = zone_at(zone);
+  if (!z.bypass.emplace(pair_key(src, dst), static_cast<int32_t>(routes_.size())).second) return false;
+  routes_.push_back(DeclaredRoute{gw_src, gw_dst, static_cast<uint32_t>(links_.size()), static_cast<uint32_t>(links.size())});
+  links_.insert(links_.end(), links.begin(), links.end());
+  return true;
+}
+
 void ZoneTree::seal(int zone) {
   Zone& z = zone_at(zone);
   if (z.graph) z.graph->seal(z.members);
@@ -123,13 +132,50 @@ void ZoneTree::emit(const DeclaredRoute& r, LinkSink sink) const {
   for (uint32_t i = 0; i < r.count; ++i) sink(links_[r.first + i]);
 }
 
+const ZoneTree::DeclaredRoute* ZoneTree::find(const std::unordered_map<uint64_t, int32_t>& table, int s, int t) const {
+  if (table.empty()) return nullptr;
+  auto it = table.find(pair_key(s, t));
+  return it == table.end() ? nullptr : &routes_[static_cast<size_t>(it->second)];
+}
+
+const ZoneTree::DeclaredRoute* ZoneTree::zone_bypass(const Zone& c, int zs, int x, int zt, int y) const {
+  if (c.bypass.empty()) return nullptr;
+  const int ns = depth(zs) - depth(x) + 1;  // zones from zs up to x
+  const int nt = depth(zt) - depth(y) + 1;
+  auto up = [&](int z, int steps) {
+    while (steps-- > 0) z = parent(z);
+    return z;
+  };
+  auto lookup = [&](int i, int j) { return i < ns && j < nt ? find(c.bypass, up(zs, i), up(zt, j)) : nullptr; };
+  for (int m = 0; m < std::max(ns, nt); ++m) {
+    for (int i = 0; i < m; ++i) {
+      if (const DeclaredRoute* r = lookup(i, m)) return r;
+      if (const DeclaredRoute* r = lookup(m, i)) return r;
+    }
+    if (const DeclaredRoute* r = lookup(m, m)) return r;
+  }
+  return nullptr;
+}
+
+bool ZoneTree::through(const Platform& p, NodeId s, NodeId t, const DeclaredRoute& r, const RouteRequest& request,
+                       LinkSink sink) const {
+  // As SimGrid, even from a gateway to itself (a host's route to itself: a cluster's up and down).
+  if (r.gw_src != kNoNode && !global(p, s, r.gw_src, request, sink)) return false;
+  emit(r, sink);
+  return r.gw_dst == kNoNode || global(p, r.gw_dst, t, request, sink);
+}
+
 bool ZoneTree::local(const Platform& p, const Zone& z, NodeId s, int ms, NodeId t, int mt,
                      const RouteRequest& request, LinkSink sink) const {
+  if (s == t && !is_switch(s) && p.host(s).loopback >= 0) {
+    sink(p.host(s).loopback);
+    return true;
+  }
   switch (z.routing) {
     case Routing::kFull:
     case Routing::kFloyd:
     case Routing::kDijkstra:
-      return declared_path(z, ms, mt, [&](const DeclaredRoute& r) { emit(r, sink); });
+      return s == t || declared_path(z, ms, mt, [&](const DeclaredRoute& r) { emit(r, sink); });
     case Routing::kCluster: {
       // Only members given a <host_link> (or a <cabinet>) have links, the backbone among them.
       auto link = [&](const std::vector<LinkId>& v, int m) {
@@ -144,15 +190,17 @@ bool ZoneTree::local(const Platform& p, const Zone& z, NodeId s, int ms, NodeId 
       const LinkId bb = z.backbone;
       const Host* a = is_switch(s) ? nullptr : &p.host(s);
       const Host* b = is_switch(t) ? nullptr : &p.host(t);
-      star({a ? a->limiter : -1, a ? a->up : -1, bb}, {bb, b ? b->down : -1, b ? b->limiter : -1}, sink);
+      star({a ? a->limiter : -1, a ? a->up : -1, a ? bb : -1}, {b ? bb : -1, b ? b->down : -1, b ? b->limiter : -1},
+           sink);
       return true;
     }
     case Routing::kTopology:
       if (is_switch(s) || is_switch(t)) return false;
+      if (s == t && !z.routes_self) return true;  // a host to itself: nothing (Topology::route needs a != b)
       p.topology(z.topology).route(p.host(s).topo_index, p.host(t).topo_index, request, sink);
       return true;
     case Routing::kNone:
-      return false;
+      return s == t;
   }
   return false;
 }
@@ -161,7 +209,11 @@ bool ZoneTree::global(const Platform& p, NodeId s, NodeId t, const RouteRequest&
   const Place ps = place(s);
   const Place pt = place(t);
   if (ps.zone < 0 || pt.zone < 0) return false;
-  if (ps.zone == pt.zone) return local(p, zone_at(ps.zone), s, ps.member, t, pt.member, request, sink);
+  if (ps.zone == pt.zone) {
+    const Zone& z = zone_at(ps.zone);
+    if (const DeclaredRoute* r = find(z.bypass, ps.member, pt.member)) return through(p, s, t, *r, request, sink);
+    return local(p, z, s, ps.member, t, pt.member, request, sink);
+  }
   // The children A (x) and B (y) of the deepest common ancestor C. Nodes live in zones of nodes,
   // which have no child zones, so neither zone is an ancestor of the other.
   int x = ps.zone;
@@ -174,6 +226,7 @@ bool ZoneTree::global(const Platform& p, NodeId s, NodeId t, const RouteRequest&
   }
   if (x == y || parent(x) < 0) return false;
   const Zone& c = zone_at(parent(x));
+  if (const DeclaredRoute* r = zone_bypass(c, ps.zone, x, pt.zone, y)) return through(p, s, t, *r, request, sink);
   NodeId at = s;  // where the route has got to
   bool ok = true;
   const bool found = declared_path(c, member_number(x), member_number(y), [&](const DeclaredRoute& r) {

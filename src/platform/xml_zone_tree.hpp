@@ -34,6 +34,14 @@
 //     where a route between equal points is empty (FloydZone composes the middle pieces the same
 //     way; SimGrid 3.32's DijkstraZone dereferences a null gateway there and crashes, simfab
 //     composes as Floyd does);
+// Bypass routes (NetZoneImpl::get_bypass_route) come first, at every level of the recursion: a
+// <bypassRoute> s -> t of zone Z replaces Z's route s -> t (also as a piece of a longer route);
+// a <bypassZoneRoute> A' -> B' of C is used for s -> t when C is their deepest common ancestor and
+// A' lies on the way from s's zone up to A, B' on the way from t's zone up to B: with the zones
+// numbered by their distance from s's (resp. t's) zone, the pair (i, j) tried first is the one
+// with the smallest max(i, j), then (i < j before j < i, smaller first), then (m, m). The route
+// is then route(s, gw_src), its links, route(gw_dst, t), where a gateway's route to itself is
+// its self-route (below), as in SimGrid (a zoneRoute's gateway equal to s or t adds nothing).
 // Routes are listed in path order, from s to t, which is SimGrid's list for Full, Floyd and
 // cluster zones. SimGrid 3.32's DijkstraZone builds its list by inserting at the front
 // (insert_link_latency): each declared route on the path comes out reversed, and the whole
@@ -41,6 +49,12 @@
 // paris-0 -> lyon-3 of examples/platforms/two_sites.xml SimGrid lists wan-direct_UP before
 // paris-uplink). simfab keeps the path order there too: the same links, the same latency and
 // bottleneck, an order that follows the path.
+// A node to itself (asked by the Platform for a host without loopback link, and on the way
+// through a bypass route's gateway): the host's loopback link if it has one; else kCluster and
+// kFlatCluster give the star's up and down links, each once (SimGrid's StarZone: c0 -> c0 is
+// limiter, up, backbone, down); a SimGrid DRAGONFLY its local link up and down; anything else an
+// empty route (SimGrid 3.32 adds its network model's __loopback__ link in Full / Floyd / Dijkstra
+// zones, and a fat-tree host's cable up and down; simfab has neither).
 // Every nested route lies in a strictly smaller subtree (both ends inside one child of C), so
 // the recursion ends after at most `depth` levels (zones nest at most kMaxZoneDepth deep).
 // No route (false): a missing table entry or unreachable vertex anywhere on the way, a kNone
@@ -79,14 +93,23 @@ class ZoneTree final : public RouteProvider {
   int add_zone(std::string name, int parent, Routing routing);
   // Node n (a host, or a router: a switch) joins zone z; its member number.
   int add_node(int zone, NodeId n);
-  // The Platform topology of a kTopology zone.
-  void set_topology(int zone, int topology) { zone_at(zone).topology = topology; }
+  // The Platform topology of a kTopology zone; routes_self: its route() also answers a host to
+  // itself (SimGrid's DRAGONFLY: up and down the host's link), else that route is empty.
+  void set_topology(int zone, int topology, bool routes_self) {
+    zone_at(zone).topology = topology;
+    zone_at(zone).routes_self = routes_self;
+  }
   // routing="Cluster": host n's private links (<host_link>). kCluster, kFlatCluster: the backbone.
   void set_private_links(int zone, NodeId n, LinkId up, LinkId down);
   void set_backbone(int zone, LinkId l) { zone_at(zone).backbone = l; }
   // The route src -> dst between members of zone z (gateways: kNoNode inside a zone of nodes).
   // False when src -> dst is already declared. REQUIRES: src != dst, links not empty.
   bool add_route(int zone, int src, int dst, NodeId gw_src, NodeId gw_dst, const std::vector<LinkId>& links);
+  // A bypass route, asked before the routing (see above): in a zone of nodes between members
+  // src and dst (<bypassRoute>, gateways kNoNode), in a zone of zones between zones src and dst
+  // (zone indices, below it in two different children) through gw_src in src and gw_dst in dst
+  // (<bypassZoneRoute>). One way. False when src -> dst already has one. REQUIRES: links not empty.
+  bool add_bypass(int zone, int src, int dst, NodeId gw_src, NodeId gw_dst, const std::vector<LinkId>& links);
   // After the zone's last route (Floyd computes its tables).
   void seal(int zone);
 
@@ -121,9 +144,11 @@ class ZoneTree final : public RouteProvider {
     Routing routing = Routing::kFull;
     int members = 0;
     int topology = -1;
+    bool routes_self = false;
     LinkId backbone = -1;
     std::vector<LinkId> up, down;  // kCluster, by member number (-1: none)
     std::unordered_map<uint64_t, int32_t> routes;  // (src << 32 | dst) -> index into routes_
+    std::unordered_map<uint64_t, int32_t> bypass;  // the same for bypass routes (zone indices in a zone of zones)
     std::unique_ptr<ZoneGraph> graph;             // kFloyd, kDijkstra
   };
   struct Place {
@@ -150,6 +175,13 @@ class ZoneTree final : public RouteProvider {
   bool declared_path(const Zone& z, int s, int t, Fn&& fn) const;
   // A declared route's links.
   void emit(const DeclaredRoute& r, LinkSink sink) const;
+  const DeclaredRoute* find(const std::unordered_map<uint64_t, int32_t>& table, int s, int t) const;
+  // C's bypass route for nodes in zones zs (below C's child x) and zt (below y), in SimGrid's
+  // search order; null when none.
+  const DeclaredRoute* zone_bypass(const Zone& c, int zs, int x, int zt, int y) const;
+  // The route s -> t through bypass route r's gateways.
+  bool through(const Platform& p, NodeId s, NodeId t, const DeclaredRoute& r, const RouteRequest& request,
+               LinkSink sink) const;
 
   std::vector<Zone> zones_;
   std::vector<DeclaredRoute> routes_;

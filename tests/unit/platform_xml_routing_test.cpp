@@ -236,6 +236,10 @@ TEST(PlatformXmlRouting, ZoneRoutesThroughGateways) {
       "c1 c0 17 : C_link_1_limiter C_link_1_UP C_backbone C_link_0_DOWN C_link_0_limiter",
   };
   EXPECT_EQ(route_table(p), simgrid);
+  // A host to itself: SimGrid 3.32 goes up and down the cluster (each link once), and uses its
+  // network model's __loopback__ elsewhere (simfab: nothing).
+  EXPECT_EQ(route_of(p, "c0", "c0"), "c0 c0 17 : C_link_0_limiter C_link_0_UP C_backbone C_link_0_DOWN");
+  EXPECT_EQ(route_of(p, "a1", "a1"), "a1 a1 0 :");
   EXPECT_TRUE(p.find_switch("cC_router").has_value());
   EXPECT_EQ(p.switch_count(), 3);  // gA, gB, cC_router
   // The provider answers route_summary too: bottleneck and hops of a composed route.
@@ -396,6 +400,9 @@ TEST(PlatformXmlRouting, ClusterRoutingZones) {
       "q1 q0 13 : link_q1_UP qbb link_q0_DOWN",
   };
   EXPECT_EQ(route_table(p), simgrid);
+  EXPECT_EQ(route_of(p, "k0", "k0"), "k0 k0 5 : k0l_UP kbb k0l_DOWN");
+  EXPECT_EQ(route_of(p, "k1", "k1"), "k1 k1 5 : k1l kbb");
+  EXPECT_EQ(route_of(p, "k2", "k2"), "k2 k2 0 :");
 }
 
 TEST(PlatformXmlRouting, ClusterZoneListsEachLinkOnce) {
@@ -460,6 +467,130 @@ TEST(PlatformXmlRouting, NestedZonesAndFatTree) {
   EXPECT_EQ(p.route(p.find_host("x1").value(), p.find_host("f3").value())->size(), 7u);
   EXPECT_EQ(route_of(p, "f3", "x2").substr(0, 10), "f3 x2 32 :");
   EXPECT_EQ(p.route(p.find_host("f3").value(), p.find_host("x2").value())->size(), 6u);
+}
+
+std::string dragonfly(const std::string& params, const std::string& radical, const std::string& extra = "") {
+  return head() + "  <zone id=\"root\" routing=\"Full\">\n    <cluster id=\"D\" prefix=\"n\" suffix=\"\" radical=\"" + radical +
+         "\" speed=\"1Gf\" bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" topo_parameters=\"" + params + "\"" + extra +
+         "/>\n  </zone>\n</platform>\n";
+}
+
+TEST(PlatformXmlRouting, DragonflyCluster) {
+  // One group of 2 chassis of 2 blades, one node each. SimGrid's route n3 -> n0 takes chassis 1's
+  // green link and stops: its bookkeeping puts it on chassis 0 (xml_dragonfly.hpp).
+  Platform p = parse_platform_xml(dragonfly("1,1;2,1;2,1;1", "0-3"), "d.xml");
+  const std::string l = "local_link_from_router_";
+  const std::string g = "green_link_in_chassis_";
+  const std::string k = "black_link_in_group_0_between_chassis_0_and_1_blade_";
+  const std::vector<std::string> simgrid = {
+      "n0 n1 3 : " + l + "0_to_node_0_0_UP " + g + "0_between_routers_0_and_1_4_UP " + l + "1_to_node_0_1_DOWN",
+      "n0 n2 3 : " + l + "0_to_node_0_0_UP " + k + "0_6_UP " + l + "2_to_node_0_2_DOWN",
+      "n0 n3 4 : " + l + "0_to_node_0_0_UP " + g + "0_between_routers_0_and_1_4_UP " + k + "1_7_UP " + l +
+          "3_to_node_0_3_DOWN",
+      "n1 n0 3 : " + l + "1_to_node_0_1_UP " + g + "0_between_routers_0_and_1_4_DOWN " + l + "0_to_node_0_0_DOWN",
+      "n1 n2 4 : " + l + "1_to_node_0_1_UP " + g + "0_between_routers_0_and_1_4_DOWN " + k + "0_6_UP " + l +
+          "2_to_node_0_2_DOWN",
+      "n1 n3 3 : " + l + "1_to_node_0_1_UP " + k + "1_7_UP " + l + "3_to_node_0_3_DOWN",
+      "n2 n0 3 : " + l + "2_to_node_0_2_UP " + k + "0_6_DOWN " + l + "0_to_node_0_0_DOWN",
+      "n2 n1 3 : " + l + "2_to_node_0_2_UP " + g + "1_between_routers_0_and_1_5_UP " + l + "1_to_node_0_1_DOWN",
+      "n2 n3 4 : " + l + "2_to_node_0_2_UP " + g + "1_between_routers_0_and_1_5_UP " + k + "1_7_UP " + l +
+          "3_to_node_0_3_DOWN",
+      "n3 n0 3 : " + l + "3_to_node_0_3_UP " + g + "1_between_routers_0_and_1_5_DOWN " + l + "0_to_node_0_0_DOWN",
+      "n3 n1 3 : " + l + "3_to_node_0_3_UP " + k + "1_7_DOWN " + l + "1_to_node_0_1_DOWN",
+      "n3 n2 4 : " + l + "3_to_node_0_3_UP " + g + "1_between_routers_0_and_1_5_DOWN " + k + "0_6_UP " + l +
+          "2_to_node_0_2_DOWN",
+  };
+  EXPECT_EQ(route_table(p), simgrid);
+  EXPECT_EQ(p.switch_count(), 4);
+  EXPECT_EQ(route_of(p, "n2", "n2"), "n2 n2 2 : " + l + "2_to_node_0_2_UP " + l + "2_to_node_0_2_DOWN");
+}
+
+TEST(PlatformXmlRouting, DragonflyBetweenGroups) {
+  // 2 groups of 2 chassis of 2 blades; blue links stand for 3 links, black for 2, green for 5
+  // (bandwidths 3, 2 and 5 GB/s, as SimGrid's Link::get_bandwidth reports).
+  Platform p = parse_platform_xml(dragonfly("2,3;2,2;2,5;1", "0-7"), "d.xml");
+  EXPECT_EQ(route_of(p, "n0", "n7"),
+            "n0 n7 6 : local_link_from_router_0_to_node_0_0_UP green_link_in_chassis_0_between_routers_0_and_1_8_UP "
+            "blue_link_between_group_0_and_1_routers_1_and_4_16_UP green_link_in_chassis_0_between_routers_0_and_1_10_UP "
+            "black_link_in_group_1_between_chassis_0_and_1_blade_1_15_UP local_link_from_router_7_to_node_0_7_DOWN");
+  EXPECT_EQ(route_of(p, "n7", "n0"),
+            "n7 n0 6 : local_link_from_router_7_to_node_0_7_UP green_link_in_chassis_1_between_routers_0_and_1_11_DOWN "
+            "black_link_in_group_1_between_chassis_0_and_1_blade_0_14_DOWN "
+            "blue_link_between_group_0_and_1_routers_1_and_4_16_DOWN green_link_in_chassis_0_between_routers_0_and_1_8_DOWN "
+            "local_link_from_router_0_to_node_0_0_DOWN");
+  EXPECT_EQ(route_of(p, "n3", "n4"),
+            "n3 n4 4 : local_link_from_router_3_to_node_0_3_UP black_link_in_group_0_between_chassis_0_and_1_blade_1_13_DOWN "
+            "blue_link_between_group_0_and_1_routers_1_and_4_16_UP local_link_from_router_4_to_node_0_4_DOWN");
+  auto bw = [&](const std::string& name) { return p.link(p.find_link(name).value()).bandwidth_Bps; };
+  EXPECT_DOUBLE_EQ(bw("blue_link_between_group_0_and_1_routers_1_and_4_16_UP"), 3e9);
+  EXPECT_DOUBLE_EQ(bw("black_link_in_group_1_between_chassis_0_and_1_blade_1_15_DOWN"), 2e9);
+  EXPECT_DOUBLE_EQ(bw("green_link_in_chassis_0_between_routers_0_and_1_8_UP"), 5e9);
+  EXPECT_DOUBLE_EQ(bw("local_link_from_router_7_to_node_0_7_UP"), 1e9);
+  // SHARED: one link per cable, the same routes without _UP / _DOWN.
+  Platform shared = parse_platform_xml(dragonfly("2,3;2,2;2,5;1", "0-7", " sharing_policy=\"SHARED\""), "d.xml");
+  EXPECT_EQ(route_of(shared, "n3", "n4"),
+            "n3 n4 4 : local_link_from_router_3_to_node_0_3 black_link_in_group_0_between_chassis_0_and_1_blade_1_13 "
+            "blue_link_between_group_0_and_1_routers_1_and_4_16 local_link_from_router_4_to_node_0_4");
+}
+
+TEST(PlatformXmlRouting, BypassRoutes) {
+  // A <bypassRoute> replaces its zone's route, also as a piece of a longer route (a2 -> gA); a
+  // <bypassZoneRoute> of the root joins A to B (inside X), another X to A.
+  Platform p = parse_platform_xml(head() + R"(  <zone id="root" routing="Full">
+    <zone id="A" routing="Full">
+      <host id="a1" speed="1Gf"/>
+      <host id="a2" speed="1Gf"/>
+      <router id="gA"/>
+      <link id="la1" bandwidth="1GBps" latency="1us"/>
+      <link id="la2" bandwidth="1GBps" latency="2us"/>
+      <link id="bp_a1a2" bandwidth="1GBps" latency="50us"/>
+      <link id="bp_a2gA" bandwidth="1GBps" latency="60us"/>
+      <route src="a1" dst="gA"><link_ctn id="la1"/></route>
+      <route src="a2" dst="gA"><link_ctn id="la2"/></route>
+      <route src="a1" dst="a2"><link_ctn id="la1"/><link_ctn id="la2"/></route>
+      <bypassRoute src="a1" dst="a2"><link_ctn id="bp_a1a2"/></bypassRoute>
+      <bypassRoute src="a2" dst="gA"><link_ctn id="bp_a2gA"/></bypassRoute>
+    </zone>
+    <zone id="X" routing="Full">
+      <zone id="B" routing="Full">
+        <host id="b" speed="1Gf"/>
+        <router id="gB"/>
+        <link id="lb" bandwidth="1GBps" latency="3us"/>
+        <route src="b" dst="gB"><link_ctn id="lb"/></route>
+      </zone>
+      <zone id="B2" routing="Full">
+        <host id="b2" speed="1Gf"/>
+      </zone>
+      <link id="BB2" bandwidth="1GBps" latency="4us"/>
+      <zoneRoute src="B" dst="B2" gw_src="gB" gw_dst="b2"><link_ctn id="BB2"/></zoneRoute>
+    </zone>
+    <link id="AX" bandwidth="1GBps" latency="10us"/>
+    <link id="bpAB" bandwidth="1GBps" latency="100us"/>
+    <link id="bpAX" bandwidth="1GBps" latency="200us"/>
+    <zoneRoute src="A" dst="X" gw_src="gA" gw_dst="gB"><link_ctn id="AX"/></zoneRoute>
+    <bypassZoneRoute src="A" dst="B" gw_src="a1" gw_dst="b"><link_ctn id="bpAB"/></bypassZoneRoute>
+    <bypassASroute src="X" dst="A" gw_src="b2" gw_dst="a2"><link_ctn id="bpAX"/></bypassASroute>
+  </zone>
+</platform>
+)",
+                                  "b.xml");
+  // SimGrid 3.32 also lists its network model's __loopback__ wherever a route reaches a gateway
+  // from itself (a1 -> b: "__loopback__ bpAB __loopback__"); simfab has no such link.
+  const std::vector<std::string> simgrid = {
+      "a1 a2 50 : bp_a1a2",
+      "a1 b 100 : bpAB",
+      "a1 b2 15 : la1 AX BB2",
+      "a2 a1 3 : la2 la1",
+      "a2 b 103 : la2 la1 bpAB",
+      "a2 b2 74 : bp_a2gA AX BB2",
+      "b a1 210 : lb BB2 bpAX la2 la1",
+      "b a2 207 : lb BB2 bpAX",
+      "b b2 7 : lb BB2",
+      "b2 a1 203 : bpAX la2 la1",
+      "b2 a2 200 : bpAX",
+      "b2 b 7 : BB2 lb",
+  };
+  EXPECT_EQ(route_table(p), simgrid);
 }
 
 TEST(PlatformXmlRouting, TwoSitesExample) {
@@ -636,6 +767,33 @@ TEST(PlatformXmlZoneErrors, ZoneRoutes) {
                7, {"'X1' is declared inside <zone id='X'>"});
 }
 
+TEST(PlatformXmlZoneErrors, BypassRoutes) {
+  const std::string nested = R"(<zone id="root" routing="Full">
+  <zone id="X" routing="Full">
+    <zone id="X1" routing="Full"><host id="x1" speed="1Gf"/></zone>
+    <zone id="X2" routing="Full"><host id="x2" speed="1Gf"/></zone>
+  </zone>
+  <zone id="B" routing="Full"><host id="b" speed="1Gf"/></zone>
+  <link id="l" bandwidth="1GBps"/>
+)";
+  expect_error(nested + "  <bypassZoneRoute src=\"X1\" dst=\"X2\" gw_src=\"x1\" gw_dst=\"x2\"><link_ctn id=\"l\"/>" +
+                   "</bypassZoneRoute>\n</zone>\n",
+               10, {"both lie in <zone id='X'>", "declare it in their common zone"});
+  expect_error(nested + "  <bypassZoneRoute src=\"X1\" dst=\"root\" gw_src=\"x1\" gw_dst=\"b\"><link_ctn id=\"l\"/>" +
+                   "</bypassZoneRoute>\n</zone>\n",
+               10, {"'dst' of <bypassZoneRoute> must name a zone or cluster inside <zone id='root'>", "not inside it"});
+  expect_error(nested + "  <bypassZoneRoute src=\"X1\" dst=\"B\" gw_src=\"x2\" gw_dst=\"b\"><link_ctn id=\"l\"/>" +
+                   "</bypassZoneRoute>\n</zone>\n",
+               10, {"gateway 'x2' ('gw_src' of <bypassZoneRoute>) is not inside <zone id='X1'>"});
+  expect_error(nested + "  <bypassZoneRoute src=\"X1\" dst=\"B\" gw_src=\"x1\" gw_dst=\"b\" symmetrical=\"NO\"/>\n" +
+                   "</zone>\n",
+               10, {"unknown attribute 'symmetrical' of <bypassZoneRoute>"});
+  expect_error("<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1Gf\"/><host id=\"b\" speed=\"1Gf\"/>\n"
+               "<link id=\"l\" bandwidth=\"1GBps\"/>\n<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></bypassRoute>\n"
+               "<bypassRoute src=\"a\" dst=\"b\"><link_ctn id=\"l\"/></bypassRoute>\n</zone>\n",
+               7, {"bypassRoute a -> b is already declared at t.xml:6:1"});
+}
+
 TEST(PlatformXmlZoneErrors, ClusterZoneElements) {
   expect_error("<zone id=\"z\" routing=\"Full\">\n<host id=\"a\" speed=\"1Gf\"/>\n"
                "<backbone id=\"bb\" bandwidth=\"1GBps\" latency=\"0\"/>\n</zone>\n",
@@ -655,6 +813,19 @@ TEST(PlatformXmlZoneErrors, ClusterZoneElements) {
   expect_error("<zone id=\"z\" routing=\"Cluster\">\n<cabinet id=\"c\" prefix=\"n\" suffix=\"\" radical=\"0-1\" "
                "speed=\"1Gf\" bw=\"1GBps\"/>\n</zone>\n",
                4, {"<cabinet> needs the attribute 'lat'"});
+}
+
+TEST(PlatformXmlZoneErrors, Dragonfly) {
+  const std::string c = "<zone id=\"z\" routing=\"Full\">\n<cluster id=\"d\" prefix=\"n\" suffix=\"\" speed=\"1Gf\" "
+                        "bw=\"1GBps\" lat=\"1us\" topology=\"DRAGONFLY\" ";
+  expect_error(c + "radical=\"0-7\" topo_parameters=\"2,1;2,1;2,1\"/>\n</zone>\n", 4,
+               {"bad 'topo_parameters' \"2,1;2,1;2,1\"", "4 ';'-separated levels"});
+  expect_error(c + "radical=\"0-7\" topo_parameters=\"2,1;2,x;2,1;1\"/>\n</zone>\n", 4, {"'x' is not an integer"});
+  expect_error(c + "radical=\"0-5\" topo_parameters=\"2,1;2,1;2,1;1\"/>\n</zone>\n", 4,
+               {"'radical' of <cluster id='d' topology=\"DRAGONFLY\">", "\"0-7\""});
+  expect_error(c + "radical=\"0-11\" topo_parameters=\"3,1;2,1;2,1;1\"/>\n</zone>\n", 4,
+               {"3 groups over 2 blades per chassis", "crashes"});
+  expect_error(c + "radical=\"0-7\"/>\n</zone>\n", 4, {"needs the attribute 'topo_parameters'", "groups,blue"});
 }
 
 TEST(PlatformXmlZoneErrors, Limits) {

@@ -398,11 +398,8 @@ TEST(PlatformXmlErrors, Unsupported) {
                {"element <disk> is not supported by simfab"});
   expect_error(wrap(kZone + kHosts + "</zone>\n<actor host=\"a\" function=\"f\"/>\n"), 6, 1,
                {"element <actor> is not supported by simfab"});
-  expect_error(wrap(kZone + kHosts + "  <bypassRoute src=\"a\" dst=\"b\"/>\n</zone>\n"), 5, 3,
-               {"<bypassRoute> is not supported yet"});
-  expect_error(wrap(kZone + "  <cluster id=\"d\" prefix=\"n\" suffix=\"\" radical=\"0-7\" speed=\"1Gf\" bw=\"1GBps\" " +
-                    "lat=\"1us\" topology=\"DRAGONFLY\" topo_parameters=\"2,2;2,1;1,2;2\"/>\n</zone>\n"),
-               4, 3, {"DRAGONFLY", "not supported yet"});
+  expect_error(wrap(kZone + kHosts + "  <trace id=\"t\" periodicity=\"1\"/>\n</zone>\n"), 5, 3,
+               {"element <trace> is not supported by simfab"});
 }
 
 TEST(PlatformXmlErrors, Clusters) {

@@ -425,6 +425,53 @@ TEST(CollSmpi, SmpSetUpOnTheFirstMpichBcast) {
   }
 }
 
+// bcast__mvapich2_knomial_intra_node, which SimGrid's ompi selector picks for some sizes
+// (smpi_bcast.hpp): the communicator's init_smp on the first call, then a 4-nomial tree with a
+// waitall per level. Recorded as above with --cfg=smpi/bcast:mvapich2_knomial_intra_node and
+// --cfg=smpi/send-is-detached-thresh:0, P = 6, two "bcast 25 1 1" (100 B, root 1): the second
+// call has no set-up.
+TEST(CollSmpi, MvapichKnomialBcastRunsTheSetUpThenAFourNomialTree) {
+  const std::vector<std::string> recorded = {
+      "S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 R1:4 R2:4 "
+      "R3:4 R4:4 R5:4 S4:4 S2:4 S1:4 R5:100",
+      "S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S0:4 R0:4 "
+      "S5:100 S2:100 S3:100 S4:100",
+      "S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S0:4 R0:4 "
+      "S3:4 R1:100",
+      "S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S0:4 R2:4 "
+      "R1:100",
+      "S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S0:4 R0:4 "
+      "S5:4 R1:100",
+      "S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 "
+      "R1:100 S0:100"};
+  const std::vector<std::string> again = {"R5:100", "S5:100 S2:100 S3:100 S4:100", "R1:100", "R1:100", "R1:100",
+                                          "R1:100 S0:100"};
+  const CollChoice choice = choice_of({"smpi/bcast=mvapich2_knomial_intra_node"});
+  EXPECT_TRUE(choice.uses_smp_setup());
+  for (RankId rank = 0; rank < 6; ++rank) {
+    bool ready = false;
+    CollCall call{rank, 6, 1, 100};
+    call.smp_ready = &ready;
+    EXPECT_EQ(messages(choice, CollOp::kBcast, call), recorded[static_cast<size_t>(rank)]) << "rank " << rank;
+    EXPECT_TRUE(ready);
+    EXPECT_EQ(messages(choice, CollOp::kBcast, call), again[static_cast<size_t>(rank)]) << "rank " << rank;
+  }
+  // The ompi selector picks it for 104 B on 13 ranks (allgatherv GB's inner bcast; the set-up
+  // then costs SimGrid ten times the bcast itself, validation/simgrid).
+  EXPECT_STREQ(select_smpi(SmpiSelector::kOmpi, CollOp::kBcast, CollCall{0, 13, 0, 104}), "mvapich2_knomial_intra_node");
+}
+
+// reduce__binomial (what the mpich selector runs for small reduces; smpi_reduce.hpp), recorded
+// with --cfg=smpi/reduce:binomial, "reduce 25 0 2 1" on 6 ranks (100 B, root 2).
+TEST(CollSmpi, BinomialReduceReceivesNearestChildFirst) {
+  const std::vector<std::string> recorded = {"R1:100 S2:100", "S0:100", "R3:100 R4:100 R0:100",
+                                             "S2:100",        "R5:100 S2:100", "S4:100"};
+  const CollChoice choice = choice_of({"smpi/reduce=binomial"});
+  for (RankId rank = 0; rank < 6; ++rank)
+    EXPECT_EQ(messages(choice, CollOp::kReduce, CollCall{rank, 6, 2, 100}), recorded[static_cast<size_t>(rank)])
+        << "rank " << rank;
+}
+
 // reduce_generic's segmented walk (smpi_reduce.hpp), recorded as above with the algorithm forced
 // (--cfg=smpi/reduce:ompi_binomial, reduce 4096 0 0 6 on 8 ranks: 1 KiB segments; and
 // --cfg=smpi/reduce:ompi_pipeline, reduce 3000 0 1 6 on 4 ranks: one 32 KiB segment).
@@ -577,8 +624,11 @@ TEST(CollSmpi, OmpiSelectorDecisions) {
 // smpi_mpich_selector.cpp (SMP branches aside, see select_smpi.hpp).
 TEST(CollSmpi, MpichSelectorDecisions) {
   const auto m = SmpiSelector::kMpich;
+  // allreduce__mpich runs mvapich2_two_level on a fresh communicator: with one rank per host,
+  // allreduce__rdb among the leaders whatever the size (measured against smpirun running
+  // validation/simgrid/programs/collectives.c).
   EXPECT_EQ(pick(m, CollOp::kAllreduce, 16, 2048), "rdb");
-  EXPECT_EQ(pick(m, CollOp::kAllreduce, 16, 2049), "rab_rdb");
+  EXPECT_EQ(pick(m, CollOp::kAllreduce, 16, 2049), "rdb");
   EXPECT_EQ(pick(m, CollOp::kAllreduce, 512, 2400, 8), "rdb");  // 300 doubles < pof2 = 512
   EXPECT_EQ(pick(m, CollOp::kAlltoall, 8, 255), "bruck");
   EXPECT_EQ(pick(m, CollOp::kAlltoall, 7, 255), "mvapich2_scatter_dest");

@@ -203,6 +203,9 @@ const CollAlgorithm kBcast[] = {
     {"smpi-SMP_binomial", "SimGrid's mpich bcast (bcast__SMP_binomial, one rank per host): first call's init_smp, "
                           "root -> 0, binomial tree from 0",
      [](Fragment& f, const CollCall& c) { smpi_smp_binomial_bcast(f, c); }},
+    {"smpi-mvapich2_knomial_intra_node", "SimGrid's bcast__mvapich2_knomial_intra_node (one rank per host): first "
+                                         "call's init_smp, then a 4-nomial tree, a waitall per level",
+     [](Fragment& f, const CollCall& c) { smpi_mvapich2_knomial_bcast(f, c); }},
 };
 const CollAlgorithm kReduce[] = {
     kSchedgen,
@@ -220,6 +223,8 @@ const CollAlgorithm kReduce[] = {
      [](Fragment& f, const CollCall& c) { smpi_linear_to_root(f, c.rank, c.size, c.root, c.bytes, PerRank{c.bytes}, true); }},
     {"smpi-ompi_basic_linear", "SimGrid's reduce__ompi_basic_linear: the root receives from P-1 down to 0, blocking",
      [](Fragment& f, const CollCall& c) { smpi_ompi_linear_reduce(f, c); }},
+    {"smpi-binomial", "SimGrid's reduce__binomial: blocking binomial tree, nearest child first",
+     [](Fragment& f, const CollCall& c) { smpi_binomial_reduce(f, c); }},
     {"smpi-ompi_chain", "SimGrid's reduce__ompi_chain: reduce_generic on P/2 chains, 64 KiB segments",
      [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kChain); }},
     {"smpi-ompi_pipeline", "SimGrid's reduce__ompi_pipeline: reduce_generic on one chain, 1/32/64 KiB segments",
@@ -528,9 +533,12 @@ SmpiSelector CollChoice::smpi_selector() const {
 
 bool CollChoice::uses_smp_setup() const {
   const CollAlgorithm* bcast = algorithm[static_cast<size_t>(CollOp::kBcast)];
-  return smpi_selector() == SmpiSelector::kMpich ||
+  const SmpiSelector bcast_forced = smpi_forced[static_cast<size_t>(CollOp::kBcast)];
+  return smpi_selector() == SmpiSelector::kMpich || smpi_selector() == SmpiSelector::kOmpi ||
          std::find(smpi_forced.begin(), smpi_forced.end(), SmpiSelector::kMpich) != smpi_forced.end() ||
-         (bcast && std::string_view(bcast->name) == "smpi-SMP_binomial");
+         bcast_forced == SmpiSelector::kOmpi ||
+         (bcast && (std::string_view(bcast->name) == "smpi-SMP_binomial" ||
+                    std::string_view(bcast->name) == "smpi-mvapich2_knomial_intra_node"));
 }
 
 bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {

@@ -112,8 +112,9 @@ struct CollChoice {
   std::array<SmpiSelector, static_cast<size_t>(CollOp::kCount)> smpi_forced{};
   // The SimGrid selector behind `selector` (kNone unless it is an smpi-* one).
   SmpiSelector smpi_selector() const;
-  // Whether a call may run SimGrid's per-communicator SMP set-up (smpi-mpich anywhere, or bcast
-  // forced to SMP_binomial), i.e. whether a caller needs to keep CollCall::smp_ready.
+  // Whether a call may run SimGrid's per-communicator SMP set-up (smpi-mpich or smpi-ompi anywhere,
+  // or bcast forced to SMP_binomial or mvapich2_knomial_intra_node), i.e. whether a caller needs to
+  // keep CollCall::smp_ready.
   bool uses_smp_setup() const;
 
   static CollChoice from(const Config& cfg);

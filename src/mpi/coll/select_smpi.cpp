@@ -106,7 +106,7 @@ const char* mpich_choice(CollOp op, const CollCall& c) {
   const int p = std::max(1, c.size);
   const Bytes s = c.bytes, count = c.bytes / type_size(c), pof2 = pof2_floor(p);
   switch (op) {
-    case CollOp::kAllreduce: return s > 2048 && count >= pof2 ? "rab_rdb" : "rdb";
+    case CollOp::kAllreduce: return "rdb";  // two-level, one rank per host: allreduce__rdb on the leaders
     case CollOp::kAlltoall:
       if (s < 256 && p >= 8) return "bruck";
       if (s < 32768) return "mvapich2_scatter_dest";

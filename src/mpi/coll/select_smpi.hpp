@@ -45,7 +45,10 @@
 //   gatherv, scatterv, scan, exscan: SimGrid's fixed ones (as smpi-default)
 // smpi-mpich (smpi_mpich_selector.cpp; P = size, pof2 = largest power of two <= P, S = bytes,
 // count = elements; every test as SimGrid writes it, strict or not):
-//   allreduce  S > 2048 && count >= pof2: rab_rdb, else rdb
+//   allreduce  rdb, whatever the size (allreduce__mpich: init_smp, then mvapich2_two_level, which
+//              with one rank per host is allreduce__rdb among the leaders; measured with smpirun
+//              running a program). The flat table (S > 2048 && count >= pof2: rab_rdb) is never
+//              reached.
 //   alltoall   S < 256 && P >= 8: bruck; S < 32768: mvapich2_scatter_dest; P odd: pair; else ring
 //   alltoallv  bruck          barrier  ompi_bruck
 //   bcast      SMP_binomial, whatever the size (bcast__mpich: the communicator's first call runs
@@ -60,9 +63,12 @@
 //   gather, scatter  ompi_binomial     gatherv, scatterv, scan, exscan: SimGrid's fixed ones
 // allreduce and reduce: SimGrid's mpich selector first turns a communicator "SMP-aware" (its
 // init_smp messages, which simfab sends too on the communicator's first mpich bcast, reduce or
-// allreduce: registry.cpp) and then runs two-level algorithms (mvapich2_two_level), not
-// reproduced: in 3.32 that path crashes `smpirun -replay` (MPI_OP_NULL), so simfab takes the flat
-// branch above. bcast's SMP path (SMP_binomial) is reproduced. Both assume one rank per host.
+// allreduce: registry.cpp) and then runs mvapich2_two_level. With one rank per host that is the
+// flat mpich reduce (above) on the leaders' communicator (reduce__mpich on an SMP communicator),
+// and allreduce__rdb for allreduce. In 3.32 that path crashes `smpirun -replay` (MPI_OP_NULL);
+// simfab follows what SimGrid does running the program (validation/simgrid, "-vs-program").
+// bcast's SMP path (SMP_binomial) and the ompi selector's mvapich2_knomial_intra_node (which
+// also starts with init_smp) are reproduced. All assume one rank per host.
 // Reductions: TI traces do not record the operation; SimGrid replays them with MPI_OP_NULL,
 // which every selector treats as commutative, and so does simfab.
 #pragma once

@@ -115,4 +115,39 @@ void smpi_smp_binomial_bcast(Fragment& f, const CollCall& c) {
   then_after(f, begin, tree);
 }
 
+void smpi_mvapich2_knomial_bcast(Fragment& f, const CollCall& c) {
+  SIMFAB_CHECK(c.rank >= 0 && c.rank < c.size && c.root >= 0 && c.root < c.size,
+               "smpi_mvapich2_knomial_bcast: rank out of range");
+  const uint32_t begin = f.size();
+  smpi_smp_setup_once(f, c);
+  const uint32_t tree = f.size();
+  TreeNode node;
+  tree_node(TreeSpec{TreeShape::kKnomial, kSmpiMv2KnomialFactor}, c.rank, c.size, c.root, node);
+  std::vector<uint32_t> prev;  // the blocking recv, then the previous level's sends (waitall)
+  if (node.parent >= 0) prev.push_back(f.recv(node.parent, c.bytes, Segs{0, 1}));
+  const RankId v = vrank_of(c.rank, c.root, c.size);
+  // Children come grouped by level, highest place first (tree_node's order); a level is the
+  // place k^i of the child's offset d = j k^i (1 <= j < k), i.e. d's highest power of k.
+  auto place = [](RankId d) {
+    int64_t m = 1;
+    while (m * kSmpiMv2KnomialFactor <= d) m *= kSmpiMv2KnomialFactor;
+    return m;
+  };
+  std::vector<uint32_t> level;
+  for (size_t i = 0; i < node.children.size(); ++i) {
+    const RankId child = node.children[i];
+    const uint32_t send = f.send(child, c.bytes, Segs{0, 1});
+    for (uint32_t p : prev) f.require(send, p);
+    if (!level.empty()) f.irequire(send, level.back());
+    level.push_back(send);
+    const bool last = i + 1 == node.children.size() ||
+                      place(vrank_of(node.children[i + 1], c.root, c.size) - v) != place(vrank_of(child, c.root, c.size) - v);
+    if (last) {
+      prev.swap(level);
+      level.clear();
+    }
+  }
+  then_after(f, begin, tree);
+}
+
 }  // namespace simfab::coll

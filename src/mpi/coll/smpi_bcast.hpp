@@ -35,6 +35,13 @@
 //   Recorded (mpich, P = 4, bcast 4096 root 0), rank 0:
 //     S1:4 R3:4 S2:4 R2:4 S3:4 R1:4  (twice)  R1:4 R2:4 R3:4  S2:4 S1:4  then S2:4096 S1:4096
 //   Messages: 2P(P-1) + 2(P-1), all of 4 bytes. It is skipped while the fragment tracks data.
+// smpi_mvapich2_knomial_bcast: bcast__mvapich2_knomial_intra_node (bcast-mvapich-smp.cpp), which
+//   SimGrid's ompi selector picks for some sizes: the communicator's init_smp on its first call
+//   (as above), then a k-nomial tree (k = mv2_intra_node_knomial_factor = 4) rooted at the root:
+//   a blocking recv from the parent (the vrank with its lowest non-zero base-4 digit cleared),
+//   then per level, highest place m first, isends to vrank + j m (j = 1 .. 3, < P) and a waitall.
+//   Recorded (ompi, P = 13, 104 B inside allgatherv GB): rank 0 isends to 4, 8, 12, waits, then
+//   1, 2, 3; ranks 4 and 8 send to their next three; 2 P (P - 1) + 2 (P - 1) set-up messages.
 // Not modelled: several ranks per host (SimGrid's SMP algorithms then move data inside a host
 // first, and init_smp's intra-host bcast sends messages too).
 #pragma once
@@ -47,10 +54,12 @@ namespace simfab::coll {
 enum class RelayTree : uint8_t { kChain, kHeapBinary };
 
 inline constexpr Bytes kSmpiRelaySegmentBytes = 8192;  // bcast_NTS{L,B}_segment_size_in_byte
+inline constexpr int kSmpiMv2KnomialFactor = 4;        // mv2_intra_node_knomial_factor
 
 // Returns the remainder (bytes) the caller still broadcasts with the active selector (0: none).
 Bytes smpi_relay_bcast(Fragment& f, const CollCall& c, RelayTree tree);
 void smpi_smp_binomial_bcast(Fragment& f, const CollCall& c);
+void smpi_mvapich2_knomial_bcast(Fragment& f, const CollCall& c);
 void smpi_init_smp(Fragment& f, RankId rank, int size);
 // smpi_init_smp when c's communicator has not run it yet (*c.smp_ready false; then sets it), as
 // SimGrid's bcast__mpich, reduce__mpich and allreduce__mpich begin; returns whether it did.

@@ -20,7 +20,7 @@ constexpr SmpiName kBcast[] = {
     {"SMP_binomial", "smpi-SMP_binomial", true},
     {"ompi_pipeline", "pipeline", false},
     {"ompi_split_bintree", "split-binary", false},
-    {"mvapich2_knomial_intra_node", "knomial4", false},
+    {"mvapich2_knomial_intra_node", "smpi-mvapich2_knomial_intra_node", true},
     {"scatter_rdb_allgather", "scatter-allgather", false},
     {"scatter_LR_allgather", "scatter-allgather", false},
     {"flattree", "linear", false},
@@ -33,7 +33,7 @@ constexpr SmpiName kReduce[] = {
     {"ompi_binary", "smpi-ompi_binary", true},
     {"ompi_in_order_binary", "binary", false},
     {"ompi_binomial", "smpi-ompi_binomial", true},
-    {"binomial", "binomial", false},
+    {"binomial", "smpi-binomial", true},
     {"scatter_gather", "rabenseifner", false},
 };
 constexpr SmpiName kAllreduce[] = {

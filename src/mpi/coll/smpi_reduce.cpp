@@ -108,4 +108,21 @@ void smpi_ompi_linear_reduce(Fragment& f, const CollCall& c) {
     if (r != c.root) prev = recv_step(f, prev, Side{r, c.bytes, Segs{0, 1}}, Combine::kReduce, ReduceCost{});
 }
 
+void smpi_binomial_reduce(Fragment& f, const CollCall& c) {
+  check(c);
+  const RankId rel = vrank_of(c.rank, c.root, c.size);
+  After prev;
+  for (RankId mask = 1; mask < c.size; mask <<= 1) {
+    if ((mask & rel) == 0) {
+      const RankId source = rel | mask;
+      if (source < c.size)
+        prev = recv_step(f, prev, Side{rank_of_vrank(source, c.root, c.size), c.bytes, Segs{0, 1}}, Combine::kReduce,
+                         ReduceCost{});
+    } else {
+      send_step(f, prev, Side{rank_of_vrank(rel & ~mask, c.root, c.size), c.bytes, Segs{0, 1}});
+      break;
+    }
+  }
+}
+
 }  // namespace simfab::coll

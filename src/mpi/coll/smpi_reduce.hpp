@@ -22,6 +22,10 @@
 // smpi_ompi_linear_reduce (ompi_basic_linear): every non-root sends its buffer to the root
 //   (blocking); the root receives from rank P-1, then P-2, ..., 0 (real ranks, itself skipped),
 //   one blocking Request::recv after the other.
+// smpi_binomial_reduce (reduce-binomial.cpp, what the mpich selector runs for small reduces, on
+//   the leaders' communicator after init_smp): on vranks v = rank - root (mod P), for mask = 1,
+//   2, 4, ...: while v's bit `mask` is clear, a blocking recv from v | mask (if < P), NEAREST
+//   child first; at v's lowest set bit, a blocking send to v & ~mask, and done.
 // Recorded (smpirun -replay --log=smpi_request.thres:verbose, coll_smpi_test.cpp):
 //   ompi, P = 4, 4096 B, root 0 (chain, 2 chains):   0: R1 R3   1: R2 S0   2: S1   3: S0
 //   ompi, P = 7, 16384 B, root 3 (chain, 3 chains):  3: R4 R6 R1   4: R5 S3   6: R0 S3   1: R2 S3
@@ -45,5 +49,6 @@ uint32_t smpi_ompi_reduce_segments(SmpiReduceTree tree, const CollCall& c);
 // REQUIRES (both): 0 <= c.rank, c.root < c.size.
 void smpi_ompi_tree_reduce(Fragment& f, const CollCall& c, SmpiReduceTree tree);
 void smpi_ompi_linear_reduce(Fragment& f, const CollCall& c);
+void smpi_binomial_reduce(Fragment& f, const CollCall& c);
 
 }  // namespace simfab::coll

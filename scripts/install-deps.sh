@@ -12,6 +12,7 @@ packages=(
   nlohmann-json3-dev    # JSON results
   libgtest-dev          # unit tests (GoogleTest under ctest)
   python3               # golden-file and CLI tests
+  libboost-context-dev  # online mode: ranks run as fibers (Boost.Context)
   libsimgrid-dev        # SimGrid 3.32's smpirun/smpicc: the simgrid_validation_quick test
 )
 if [ "${1:-}" = "--fuzz" ]; then

@@ -3,6 +3,8 @@
 //
 //   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
+//   simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]
+//               [--reproducible] [--quiet] PROGRAM [ARGS...]
 //   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
 //   simfab platform describe FILE [--json] | routes FILE --from A --to B [--salt N] [--json]
 //                 | export FILE --format dot|json|lft [-o FILE]
@@ -10,6 +12,8 @@
 //   simfab coll --list
 //   simfab version | --version
 //   simfab help | --help
+#include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <string_view>
@@ -42,6 +46,12 @@ constexpr const char* kUsage =
     "      --json FILE       also write the results as JSON (written only on success)\n"
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
+    "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
+    "              [--reproducible] [--quiet] PROGRAM [ARGS...]\n"
+    "      Run an MPI program built with simfab-cc (or simfab-cxx) inside the simulation: N ranks,\n"
+    "      each with its own copy of the program's globals, its MPI calls simulated, its MPI_Wtime\n"
+    "      the simulated time. Without --platform, a default cluster of N hosts. The program's\n"
+    "      output comes first, then the summary. Options end at PROGRAM.\n"
     "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
     "             [--quiet]\n"
     "      Export a time-independent trace as a GOAL schedule (collectives expanded with the\n"
@@ -60,7 +70,8 @@ constexpr const char* kUsage =
     "  simfab config --list   every configuration key with its type, default and meaning\n"
     "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
     "  simfab version         the version\n"
-    "exit status: 0 success, 2 bad input, 3 deadlock in the replayed application, 1 internal error\n";
+    "exit status: 0 success, 2 bad input (or an MPI usage error in exec), 3 deadlock, 4 a rank of exec\n"
+    "crashed, 1 internal error; exec: a rank's own non-zero exit status or MPI_Abort code\n";
 
 int cmd_coll(const std::vector<std::string>& args) {
   if (args.size() != 1 || args[0] != "--list") throw usage_error("expected 'simfab coll --list'");
@@ -95,6 +106,73 @@ int cmd_config(const std::vector<std::string>& args) {
   return 0;
 }
 
+int report_deadlock(const RunResult& r) {
+  std::cout.flush();
+  std::cerr << "simfab: deadlock: the application can make no more progress; " << r.exec.blocked.size() << " of "
+            << r.num_ranks << " ranks are blocked:\n";
+  size_t shown = 0;
+  for (const auto& b : r.exec.blocked) {
+    if (shown++ == 32) {
+      std::cerr << "  ... and " << (r.exec.blocked.size() - 32) << " more\n";
+      break;
+    }
+    std::cerr << "  rank " << b.rank << ": " << b.waits_for << "\n";
+  }
+  return 3;
+}
+
+int finish_run(const RunResult& r, const Config& cfg, const std::string& json_path, bool reproducible, bool quiet) {
+  if (!json_path.empty())
+    write_file_atomically(json_path, "the JSON output file",
+                          [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
+  if (!quiet) print_summary(std::cout, r);
+  return 0;
+}
+
+int cmd_exec(const std::vector<std::string>& args) {
+  Config cfg;
+  register_builtin_keys(cfg);
+  SimulationInput in;
+  std::string json_path;
+  bool reproducible = false, quiet = false;
+  // Options come first; the first argument that is not one is the program, the rest its own.
+  size_t i = 0;
+  std::vector<std::string> options;
+  for (; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.empty() || a[0] != '-') break;
+    options.push_back(a);
+    const bool flag = a == "--reproducible" || a == "--quiet" || a.find('=') != std::string::npos;
+    if (!flag && i + 1 < args.size()) options.push_back(args[++i]);
+  }
+  static constexpr CliOption kOptions[] = {{"-np"},  {"-n"},           {"--platform"},          {"--hostfile"},
+                                           {"--cfg"}, {"--json"},      {"--reproducible", false}, {"--quiet", false}};
+  parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
+    if (apply_input_option(name, value, in, cfg)) return;
+    if (name == "-np" || name == "-n") {
+      char* end = nullptr;
+      const long n = std::strtol(value.c_str(), &end, 10);
+      if (value.empty() || *end != '\0' || n < 1 || n > 1'000'000)
+        throw usage_error("-np expects a number of ranks between 1 and 1000000, got '" + value + "'");
+      in.num_ranks = static_cast<int>(n);
+    } else if (name == "--json") {
+      json_path = value;
+    } else if (name == "--reproducible") {
+      reproducible = true;
+    } else {
+      quiet = true;
+    }
+  });
+  if (!in.goal_path.empty() || !in.trace_path.empty())
+    throw usage_error("simfab exec runs a program; --goal and --trace belong to simfab run");
+  if (i == args.size()) throw usage_error("give the program to run: simfab exec -np N [options] PROGRAM [ARGS...]");
+  if (in.num_ranks == 0) throw usage_error("give the number of ranks: -np N");
+  in.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  RunResult r = run_simulation(in, cfg);
+  if (!r.exec.blocked.empty()) return report_deadlock(r);
+  return finish_run(r, cfg, json_path, reproducible, quiet);
+}
+
 int cmd_run(const std::vector<std::string>& args) {
   Config cfg;
   register_builtin_keys(cfg);
@@ -114,24 +192,8 @@ int cmd_run(const std::vector<std::string>& args) {
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
 
   RunResult r = run_simulation(in, cfg);
-  if (!r.exec.blocked.empty()) {
-    std::cerr << "simfab: deadlock: the application can make no more progress; " << r.exec.blocked.size()
-              << " of " << r.num_ranks << " ranks are blocked:\n";
-    size_t shown = 0;
-    for (const auto& b : r.exec.blocked) {
-      if (shown++ == 32) {
-        std::cerr << "  ... and " << (r.exec.blocked.size() - 32) << " more\n";
-        break;
-      }
-      std::cerr << "  rank " << b.rank << ": " << b.waits_for << "\n";
-    }
-    return 3;
-  }
-  if (!json_path.empty())
-    write_file_atomically(json_path, "the JSON output file",
-                          [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
-  if (!quiet) print_summary(std::cout, r);
-  return 0;
+  if (!r.exec.blocked.empty()) return report_deadlock(r);
+  return finish_run(r, cfg, json_path, reproducible, quiet);
 }
 
 int cmd_goal(const std::vector<std::string>& args) {
@@ -167,6 +229,7 @@ int main_impl(int argc, char** argv) {
   const std::string cmd = args[0];
   args.erase(args.begin());
   if (cmd == "run") return cmd_run(args);
+  if (cmd == "exec") return cmd_exec(args);
   if (cmd == "goal") return cmd_goal(args);
   if (cmd == "platform") return cmd_platform(args);
   if (cmd == "config") return cmd_config(args);
@@ -179,7 +242,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, goal, platform, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, platform, config, coll, version or help");
 }
 
 }  // namespace
@@ -189,6 +252,7 @@ int main(int argc, char** argv) {
   try {
     return simfab::main_impl(argc, argv);
   } catch (const simfab::InputError& e) {
+    std::fflush(stdout);
     std::cerr << simfab::format_error(e);
     return 2;
   } catch (const std::bad_alloc&) {

@@ -23,7 +23,8 @@ enum class EventKind : uint8_t {
   kOpReady = 0,   // an operation whose dependencies are met tries to start (mpi/executor)
   kDelivery = 1,  // the last byte of a message reached its destination (mpi/executor)
   kNetwork = 2,   // a network model's internal event (net/*)
-  kCount = 3,
+  kFrontEnd = 3,  // a front-end's own event (online mode: a rank's fiber resumes)
+  kCount = 4,
 };
 
 class EventHandler {

@@ -121,7 +121,7 @@ void Executor::start_send(SimTime t, OpId id) {
   const bool envelope = protocol == Protocol::kDetached || protocol == Protocol::kSynchronous;
   uint32_t m = msgs_.acquire();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp, kNoOp,
-                 op.context, op.cpu, op.nic, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData};
+                 op.context, op.cpu, op.nic, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData, op.user};
   ++messages_;
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
@@ -303,6 +303,7 @@ void Executor::match(OpId recv, const Msg& m) {
   op.peer = m.src;
   op.tag = m.tag;
   op.amount = m.size;
+  program_.on_matched(recv, m.send_user);
 }
 
 void Executor::append_op(Queue& q, OpId id) {

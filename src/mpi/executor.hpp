@@ -125,8 +125,9 @@ class Executor {
     uint8_t nic;
     uint8_t waiting;  // 1 while queued behind the receiver's busy CPU/NIC
     MsgPhase phase;
+    uint32_t send_user;  // the send op's Op::user when it was sent (Program::on_matched)
   };
-  static_assert(sizeof(Msg) == 40, "Msg is documented as 40 bytes");
+  static_assert(sizeof(Msg) == 48, "Msg is documented as 48 bytes");
   struct Queue {
     uint32_t head = kNoOp;
     uint32_t tail = kNoOp;

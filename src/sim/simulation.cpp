@@ -10,6 +10,7 @@
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
+#include "online/online_run.hpp"
 #include "sim/hostfile.hpp"
 
 namespace simfab {
@@ -17,6 +18,7 @@ namespace simfab {
 void register_builtin_keys(Config& cfg) {
   register_network_keys(cfg);
   coll::register_coll_keys(cfg);
+  online::register_online_keys(cfg);
 }
 
 namespace {
@@ -59,7 +61,25 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
                                   : read_hostfile(in.hostfile_path, platform, num_ranks);
 }
 
+void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
+                     Engine& engine, const Config& cfg, RunResult& out) {
+  std::unique_ptr<Network> net = make_network(engine, platform, cfg);
+  Executor ex(engine, *net, ops, program, rank_host);
+  const auto t1 = std::chrono::steady_clock::now();
+  out.exec = ex.run();
+  out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  out.derived = net->derived_parameters();
+  out.network = net->statistics();
+  out.platform = platform.source();
+  out.num_ranks = static_cast<int>(rank_host.size());
+  out.rank_host.clear();
+  out.rank_host.reserve(rank_host.size());
+  for (HostId h : rank_host) out.rank_host.push_back(platform.host(h).name);
+  out.peak_rss_bytes = peak_rss();
+}
+
 RunResult run_simulation(const SimulationInput& in, Config& cfg) {
+  if (!in.program.empty()) return online::run_online(in, cfg);
   const auto t0 = std::chrono::steady_clock::now();
   RunResult out;
 
@@ -95,20 +115,8 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
   else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg));
 
-  std::unique_ptr<Network> net = make_network(engine, platform, cfg);
-  Executor ex(engine, *net, *ops, *program, rank_host);
-  const auto t1 = std::chrono::steady_clock::now();
-  out.exec = ex.run();
-  out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  out.derived = net->derived_parameters();
-  out.network = net->statistics();
-
-  out.platform = platform.source();
-  out.num_ranks = num_ranks;
-  out.rank_host.reserve(rank_host.size());
-  for (HostId h : rank_host) out.rank_host.push_back(platform.host(h).name);
+  execute_program(platform, rank_host, *program, *ops, engine, cfg, out);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  out.peak_rss_bytes = peak_rss();
   return out;
 }
 

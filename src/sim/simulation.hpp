@@ -22,17 +22,19 @@ namespace simfab {
 void register_builtin_keys(Config& cfg);
 
 struct SimulationInput {
-  std::string platform_path;  // empty: an ideal platform (GOAL only)
-  std::string goal_path;      // exactly one of goal_path / trace_path
+  std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
+  std::string goal_path;      // exactly one of goal_path / trace_path / program
   std::string trace_path;
   std::string hostfile_path;  // empty: round-robin mapping
+  std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
+  int num_ranks = 0;                 // online mode: -np
 };
 
 struct RunResult {
   std::string model;
   std::string platform;  // path, or "<ideal>"
   std::string application;
-  std::string application_format;  // "goal" or "ti"
+  std::string application_format;  // "goal", "ti" or "online"
   int num_ranks = 0;
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
@@ -51,6 +53,12 @@ Platform load_run_platform(const SimulationInput& in, Config& cfg);
 // then fewer hosts than ranks is an InputError. `app` names the application in messages.
 std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platform, int num_ranks,
                               const std::string& app);
+
+// Runs `program` on `platform` with the network model `cfg` names and fills `out`'s execution
+// results (exec, derived, network, platform, num_ranks, rank_host, simulate_s, peak memory); the
+// caller sets the application fields and wall_s. Shared by every front-end.
+void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
+                     Engine& engine, const Config& cfg, RunResult& out);
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).

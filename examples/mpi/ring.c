@@ -1,0 +1,33 @@
+/* ring: a token goes around the ranks N times; each rank adds its rank number. Checks the final
+ * token (N * sum of ranks) and prints the simulated time of one lap. */
+#include <mpi.h>
+#include <stdio.h>
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  int rank, size;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int laps = 3;
+  long token = 0;
+  double t0 = MPI_Wtime();
+  for (int lap = 0; lap < laps; ++lap) {
+    if (rank == 0) {
+      token += rank;
+      MPI_Send(&token, 1, MPI_LONG, (rank + 1) % size, 0, MPI_COMM_WORLD);
+      MPI_Recv(&token, 1, MPI_LONG, size - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else {
+      MPI_Recv(&token, 1, MPI_LONG, rank - 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+      token += rank;
+      MPI_Send(&token, 1, MPI_LONG, (rank + 1) % size, 0, MPI_COMM_WORLD);
+    }
+  }
+  double t1 = MPI_Wtime();
+  if (rank == 0) {
+    long expect = (long)laps * size * (size - 1) / 2;
+    printf("ring: token %ld (expected %ld) %s; %.9f s per lap\n", token, expect, token == expect ? "OK" : "WRONG",
+           (t1 - t0) / laps);
+  }
+  MPI_Finalize();
+  return token == (long)laps * size * (size - 1) / 2 || rank != 0 ? 0 : 1;
+}

@@ -1,0 +1,280 @@
+#include "online/coll_data.hpp"
+
+#include <cstring>
+
+#include "core/error.hpp"
+#include "online/datatype.hpp"
+#include "online/mpi_fatal.hpp"
+#include "online/reduce_op.hpp"
+
+namespace simfab::online {
+
+namespace {
+
+using Block = std::vector<std::byte>;
+using coll::CollOp;
+
+bool in_place(const void* p) { return p == MPI_IN_PLACE; }
+
+const std::byte* at(const void* base, int64_t elements, MPI_Datatype t, const char* call) {
+  return static_cast<const std::byte*>(base) + elements * type_extent(t, call);
+}
+std::byte* at(void* base, int64_t elements, MPI_Datatype t, const char* call) {
+  return static_cast<std::byte*>(base) + elements * type_extent(t, call);
+}
+
+Block packed(const void* buf, int64_t count, MPI_Datatype t, const char* call) {
+  Block b(static_cast<size_t>(count * type_size(t, call)));
+  if (count > 0) pack(buf, count, t, b.data());
+  return b;
+}
+
+void unpacked(const Block& b, void* buf, int64_t count, MPI_Datatype t, const char* call) {
+  const int64_t size = type_size(t, call);
+  const int64_t n = size == 0 ? 0 : std::min<int64_t>(count, static_cast<int64_t>(b.size()) / size);
+  if (static_cast<int64_t>(b.size()) > count * size)
+    mpi_fatal(call, "message truncated: " + std::to_string(b.size()) + " B arrive into a buffer of " +
+                        std::to_string(count * size) + " B (MPI_ERR_TRUNCATE)");
+  if (n > 0) unpack(b.data(), n, t, buf);
+}
+
+bool reduction(CollOp op) {
+  return op == CollOp::kReduce || op == CollOp::kAllreduce || op == CollOp::kScan || op == CollOp::kExscan ||
+         op == CollOp::kReduceScatter;
+}
+
+int64_t sum(const int* v, int n) {
+  int64_t s = 0;
+  for (int i = 0; i < n; ++i) s += v[i];
+  return s;
+}
+
+// The element count a reduction's members contribute (reduce_scatter: the sum of the blocks).
+int64_t reduce_count(const CollArgs& a, int size) {
+  if (a.op != CollOp::kReduceScatter) return a.scount;
+  return a.block ? a.rcount * size : sum(a.rcounts, size);
+}
+
+}  // namespace
+
+CollInstance::CollInstance(const CollArgs& first, int size)
+    : op_(first.op), root_(first.root), mop_(first.mop), size_(size), first_call_(first.call),
+      inputs_(static_cast<size_t>(size)), deposited_(static_cast<size_t>(size), 0) {}
+
+void CollInstance::deposit(const CollArgs& a, int local) {
+  if (a.op != op_ || std::string(a.call) != first_call_)
+    mpi_fatal(a.call, "the members of the communicator disagree: another member called " + first_call_ +
+                          " as the same collective (collectives must be called in the same order by all members)");
+  const bool rooted = op_ == CollOp::kBcast || op_ == CollOp::kReduce || op_ == CollOp::kGather ||
+                      op_ == CollOp::kGatherv || op_ == CollOp::kScatter || op_ == CollOp::kScatterv;
+  if (rooted && a.root != root_)
+    mpi_fatal(a.call, "root " + std::to_string(a.root) + " differs from another member's root " + std::to_string(root_));
+  if (reduction(op_) && a.mop != mop_) mpi_fatal(a.call, "the members pass different reduction operations");
+  auto& in = inputs_[static_cast<size_t>(local)];
+  const char* call = a.call;
+  switch (op_) {
+    case CollOp::kBarrier: break;
+    case CollOp::kBcast:
+      if (local == root_) in.push_back(packed(a.rbuf, a.rcount, a.rtype, call));
+      break;
+    case CollOp::kReduce:
+    case CollOp::kAllreduce:
+    case CollOp::kScan:
+    case CollOp::kExscan:
+    case CollOp::kReduceScatter: {
+      const int64_t n = reduce_count(a, size_);
+      in.push_back(packed(in_place(a.sbuf) ? a.rbuf : a.sbuf, n, a.stype, call));
+      break;
+    }
+    case CollOp::kGather:
+    case CollOp::kAllgather:
+      if (in_place(a.sbuf)) in.push_back(packed(at(a.rbuf, local * a.rcount, a.rtype, call), a.rcount, a.rtype, call));
+      else in.push_back(packed(a.sbuf, a.scount, a.stype, call));
+      break;
+    case CollOp::kGatherv:
+    case CollOp::kAllgatherv:
+      if (in_place(a.sbuf))
+        in.push_back(packed(at(a.rbuf, a.rdispls[local], a.rtype, call), a.rcounts[local], a.rtype, call));
+      else in.push_back(packed(a.sbuf, a.scount, a.stype, call));
+      break;
+    case CollOp::kScatter:
+      if (local == root_)
+        for (int j = 0; j < size_; ++j) in.push_back(packed(at(a.sbuf, j * a.scount, a.stype, call), a.scount, a.stype, call));
+      break;
+    case CollOp::kScatterv:
+      if (local == root_)
+        for (int j = 0; j < size_; ++j)
+          in.push_back(packed(at(a.sbuf, a.sdispls[j], a.stype, call), a.scounts[j], a.stype, call));
+      break;
+    case CollOp::kAlltoall:
+      for (int j = 0; j < size_; ++j)
+        in.push_back(in_place(a.sbuf) ? packed(at(a.rbuf, j * a.rcount, a.rtype, call), a.rcount, a.rtype, call)
+                                      : packed(at(a.sbuf, j * a.scount, a.stype, call), a.scount, a.stype, call));
+      break;
+    case CollOp::kAlltoallv:
+      for (int j = 0; j < size_; ++j)
+        in.push_back(in_place(a.sbuf)
+                         ? packed(at(a.rbuf, a.rdispls[j], a.rtype, call), a.rcounts[j], a.rtype, call)
+                         : packed(at(a.sbuf, a.sdispls[j], a.stype, call), a.scounts[j], a.stype, call));
+      break;
+    case CollOp::kCount: SIMFAB_CHECK(false, "CollInstance: not a collective");
+  }
+  deposited_[static_cast<size_t>(local)] = 1;
+}
+
+const std::vector<std::byte>& CollInstance::input(int member, size_t block, const char* call) const {
+  const auto& in = inputs_[static_cast<size_t>(member)];
+  SIMFAB_CHECK(deposited_[static_cast<size_t>(member)] && block < in.size(),
+               std::string(call) + ": a member finished before the input of member " + std::to_string(member) +
+                   " it depends on was deposited (collective algorithm causality)");
+  return in[block];
+}
+
+std::vector<std::byte> CollInstance::reduce_range(int first, int last, const CollArgs& a) const {
+  Block acc = input(last, 0, a.call);
+  const int64_t n = reduce_count(a, size_);
+  for (int j = last - 1; j >= first; --j) reduce_packed(mop_, input(j, 0, a.call).data(), acc.data(), n, a.stype, a.call);
+  return acc;
+}
+
+bool CollInstance::outputs(const CollArgs& a, int local) {
+  const char* call = a.call;
+  switch (op_) {
+    case CollOp::kBarrier: break;
+    case CollOp::kBcast:
+      if (local != root_) unpacked(input(root_, 0, call), a.rbuf, a.rcount, a.rtype, call);
+      break;
+    case CollOp::kReduce:
+      if (local == root_) unpacked(reduce_range(0, size_ - 1, a), a.rbuf, a.scount, a.stype, call);
+      break;
+    case CollOp::kAllreduce: unpacked(reduce_range(0, size_ - 1, a), a.rbuf, a.scount, a.stype, call); break;
+    case CollOp::kScan: unpacked(reduce_range(0, local, a), a.rbuf, a.scount, a.stype, call); break;
+    case CollOp::kExscan:
+      if (local > 0) unpacked(reduce_range(0, local - 1, a), a.rbuf, a.scount, a.stype, call);
+      break;
+    case CollOp::kReduceScatter: {
+      const Block all = reduce_range(0, size_ - 1, a);
+      const int64_t es = type_size(a.stype, call);
+      const int64_t first = a.block ? local * a.rcount : sum(a.rcounts, local);
+      const int64_t mine = a.block ? a.rcount : a.rcounts[local];
+      Block part(all.begin() + first * es, all.begin() + (first + mine) * es);
+      unpacked(part, a.rbuf, mine, a.stype, call);
+      break;
+    }
+    case CollOp::kGather:
+      if (local == root_)
+        for (int j = 0; j < size_; ++j)
+          if (j != root_ || !in_place(a.sbuf)) unpacked(input(j, 0, call), at(a.rbuf, j * a.rcount, a.rtype, call), a.rcount, a.rtype, call);
+      break;
+    case CollOp::kAllgather:
+      for (int j = 0; j < size_; ++j)
+        if (j != local || !in_place(a.sbuf)) unpacked(input(j, 0, call), at(a.rbuf, j * a.rcount, a.rtype, call), a.rcount, a.rtype, call);
+      break;
+    case CollOp::kGatherv:
+      if (local == root_)
+        for (int j = 0; j < size_; ++j)
+          if (j != root_ || !in_place(a.sbuf))
+            unpacked(input(j, 0, call), at(a.rbuf, a.rdispls[j], a.rtype, call), a.rcounts[j], a.rtype, call);
+      break;
+    case CollOp::kAllgatherv:
+      for (int j = 0; j < size_; ++j)
+        if (j != local || !in_place(a.sbuf))
+          unpacked(input(j, 0, call), at(a.rbuf, a.rdispls[j], a.rtype, call), a.rcounts[j], a.rtype, call);
+      break;
+    case CollOp::kScatter:
+    case CollOp::kScatterv:
+      if (local != root_ || !in_place(a.rbuf))
+        unpacked(input(root_, static_cast<size_t>(local), call), a.rbuf, a.rcount, a.rtype, call);
+      break;
+    case CollOp::kAlltoall:
+      for (int j = 0; j < size_; ++j)
+        unpacked(input(j, static_cast<size_t>(local), call), at(a.rbuf, j * a.rcount, a.rtype, call), a.rcount, a.rtype, call);
+      break;
+    case CollOp::kAlltoallv:
+      for (int j = 0; j < size_; ++j)
+        unpacked(input(j, static_cast<size_t>(local), call), at(a.rbuf, a.rdispls[j], a.rtype, call), a.rcounts[j],
+                 a.rtype, call);
+      break;
+    case CollOp::kCount: SIMFAB_CHECK(false, "CollInstance: not a collective");
+  }
+  return ++left_ == size_;
+}
+
+TiAction timing_action(const CollArgs& a, int local, int size, bool nonblocking, std::vector<Bytes>& counts) {
+  TiAction t;
+  t.nonblocking = nonblocking;
+  t.peer = a.root;
+  const char* call = a.call;
+  const auto bytes = [&](int64_t n, MPI_Datatype ty) { return static_cast<Bytes>(n * type_size(ty, call)); };
+  const MPI_Datatype st = in_place(a.sbuf) && a.rtype != MPI_DATATYPE_NULL ? a.rtype : a.stype;
+  counts.clear();
+  const auto per_rank = [&](const int* v, MPI_Datatype ty) {
+    for (int j = 0; j < size; ++j) counts.push_back(bytes(v[j], ty));
+  };
+  switch (a.op) {
+    case CollOp::kBarrier: t.kind = TiKind::kBarrier; break;
+    case CollOp::kBcast:
+      t.kind = TiKind::kBcast;
+      t.bytes = bytes(a.rcount, a.rtype);
+      t.dt_size = static_cast<Bytes>(type_size(a.rtype, call));
+      break;
+    case CollOp::kReduce:
+    case CollOp::kAllreduce:
+    case CollOp::kScan:
+    case CollOp::kExscan:
+      t.kind = a.op == CollOp::kReduce      ? TiKind::kReduce
+               : a.op == CollOp::kAllreduce ? TiKind::kAllreduce
+               : a.op == CollOp::kScan      ? TiKind::kScan
+                                            : TiKind::kExscan;
+      t.bytes = bytes(a.scount, a.stype);
+      t.dt_size = static_cast<Bytes>(type_size(a.stype, call));
+      break;
+    case CollOp::kReduceScatter:
+      t.kind = TiKind::kReducescatter;
+      for (int j = 0; j < size; ++j) counts.push_back(bytes(a.block ? a.rcount : a.rcounts[j], a.stype));
+      for (Bytes b : counts) t.bytes += b;
+      t.dt_size = static_cast<Bytes>(type_size(a.stype, call));
+      break;
+    case CollOp::kGather:
+    case CollOp::kAllgather:
+    case CollOp::kAlltoall:
+      t.kind = a.op == CollOp::kGather ? TiKind::kGather : a.op == CollOp::kAllgather ? TiKind::kAllgather : TiKind::kAlltoall;
+      t.bytes = in_place(a.sbuf) ? bytes(a.rcount, a.rtype) : bytes(a.scount, a.stype);
+      t.bytes2 = a.op == CollOp::kGather && local != a.root ? t.bytes : bytes(a.rcount, a.rtype);
+      t.dt_size = static_cast<Bytes>(type_size(st, call));
+      break;
+    case CollOp::kScatter:
+      t.kind = TiKind::kScatter;
+      t.bytes = local == a.root ? bytes(a.scount, a.stype) : bytes(a.rcount, a.rtype);
+      t.bytes2 = in_place(a.rbuf) ? t.bytes : bytes(a.rcount, a.rtype);
+      t.dt_size = static_cast<Bytes>(type_size(local == a.root ? a.stype : a.rtype, call));
+      break;
+    case CollOp::kGatherv:
+    case CollOp::kAllgatherv:
+      t.kind = a.op == CollOp::kGatherv ? TiKind::kGatherv : TiKind::kAllgatherv;
+      t.bytes = in_place(a.sbuf) ? bytes(a.rcounts[local], a.rtype) : bytes(a.scount, a.stype);
+      t.dt_size = static_cast<Bytes>(type_size(st, call));
+      if (a.op == CollOp::kAllgatherv || local == a.root) per_rank(a.rcounts, a.rtype);
+      else counts.assign(static_cast<size_t>(size), t.bytes);  // only the root knows them; senders send theirs
+      break;
+    case CollOp::kScatterv:
+      t.kind = TiKind::kScatterv;
+      t.bytes2 = bytes(a.rcount, a.rtype);
+      t.dt_size = static_cast<Bytes>(type_size(local == a.root ? a.stype : a.rtype, call));
+      if (local == a.root) per_rank(a.scounts, a.stype);
+      else counts.assign(static_cast<size_t>(size), t.bytes2);
+      break;
+    case CollOp::kAlltoallv:
+      t.kind = TiKind::kAlltoallv;
+      t.dt_size = static_cast<Bytes>(type_size(st, call));
+      if (in_place(a.sbuf)) per_rank(a.rcounts, a.rtype);
+      else per_rank(a.scounts, a.stype);
+      per_rank(a.rcounts, a.rtype);
+      break;
+    case CollOp::kCount: SIMFAB_CHECK(false, "timing_action: not a collective");
+  }
+  if (t.dt_size == 0) t.dt_size = 1;
+  return t;
+}
+
+}  // namespace simfab::online

@@ -1,0 +1,165 @@
+#include "online/crash_guard.hpp"
+
+#include <signal.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#include <cstring>
+
+namespace simfab::online {
+
+namespace {
+
+constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
+constexpr size_t kAltStackBytes = 64 * 1024;
+
+GuardedStack* g_stacks = nullptr;  // head of the intrusive list of live stacks
+bool g_installed = false;
+alignas(16) char g_alt_stack[kAltStackBytes];
+
+// A fixed buffer that formats without allocating (async-signal-safe).
+class Line {
+ public:
+  Line& str(const char* s) {
+    while (*s != '\0' && len_ < sizeof(buf_)) buf_[len_++] = *s++;
+    return *this;
+  }
+  Line& dec(uint64_t v) {
+    char tmp[24];
+    size_t n = 0;
+    do {
+      tmp[n++] = static_cast<char>('0' + v % 10);
+      v /= 10;
+    } while (v != 0);
+    while (n > 0 && len_ < sizeof(buf_)) buf_[len_++] = tmp[--n];
+    return *this;
+  }
+  Line& hex(uint64_t v) {
+    char tmp[20];
+    size_t n = 0;
+    do {
+      tmp[n++] = "0123456789abcdef"[v & 15];
+      v >>= 4;
+    } while (v != 0);
+    str("0x");
+    while (n > 0 && len_ < sizeof(buf_)) buf_[len_++] = tmp[--n];
+    return *this;
+  }
+  // A size as --cfg accepts it: "128KiB" when a whole number of KiB, else bytes.
+  Line& size(uint64_t bytes) {
+    if (bytes % (1024 * 1024) == 0) return dec(bytes / (1024 * 1024)).str("MiB");
+    if (bytes % 1024 == 0) return dec(bytes / 1024).str("KiB");
+    return dec(bytes);
+  }
+  void write_stderr() {
+    size_t done = 0;
+    while (done < len_) {
+      const ssize_t n = ::write(STDERR_FILENO, buf_ + done, len_ - done);
+      if (n <= 0) return;
+      done += static_cast<size_t>(n);
+    }
+  }
+
+ private:
+  char buf_[512];
+  size_t len_ = 0;
+};
+
+const char* signal_text(int sig) {
+  switch (sig) {
+    case SIGSEGV: return "SIGSEGV (segmentation fault)";
+    case SIGBUS: return "SIGBUS (bus error)";
+    case SIGFPE: return "SIGFPE (arithmetic exception)";
+    case SIGILL: return "SIGILL (illegal instruction)";
+    case SIGABRT: return "SIGABRT";
+    default: return "signal";
+  }
+}
+
+uintptr_t stack_pointer(const void* context) {
+  const auto* uc = static_cast<const ucontext_t*>(context);
+  if (uc == nullptr) return 0;
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(uc->uc_mcontext.sp);
+#else
+  return 0;
+#endif
+}
+
+// The stack whose guard region holds `addr`, or the running stack when its stack pointer is below
+// its usable range (a frame that jumped over the guard); nullptr when this is no overflow.
+const GuardedStack* overflowed(uintptr_t addr, const GuardedStack* running, uintptr_t sp) {
+  for (const GuardedStack* s = g_stacks; s != nullptr; s = s->next)
+    if (addr >= s->guard_begin && addr < s->guard_end) return s;
+  if (running != nullptr && sp != 0 && sp < running->stack_begin && sp + (1u << 20) >= running->guard_begin)
+    return running;
+  return nullptr;
+}
+
+void on_fault(int sig, siginfo_t* info, void* context) {
+  const GuardedStack* running = detail::running_stack.load(std::memory_order_relaxed);
+  const uintptr_t addr = reinterpret_cast<uintptr_t>(info != nullptr ? info->si_addr : nullptr);
+  const bool has_addr = sig != SIGABRT;
+  Line line;
+  line.str("simfab: ");
+  if (const GuardedStack* s = has_addr ? overflowed(addr, running, stack_pointer(context)) : nullptr) {
+    line.str(s->name).str(" overflowed its stack (").dec(s->stack_bytes);
+    line.str(" bytes); raise it with --cfg online/stack-size=").size(2 * s->stack_bytes).str("\n");
+  } else {
+    if (running != nullptr) line.str(running->name).str(" ");
+    if (sig == SIGABRT) {
+      line.str("aborted (SIGABRT)\n");
+    } else {
+      line.str("crashed: ").str(signal_text(sig)).str(" at address ").hex(addr).str("\n");
+    }
+  }
+  line.write_stderr();
+  if (running != nullptr) ::_exit(kExitRankCrash);
+  // simfab's own code: die by the signal as without the guard. A synchronous fault re-executes the
+  // faulting instruction on return; abort() and raise() are re-raised here.
+  struct sigaction dfl {};
+  dfl.sa_handler = SIG_DFL;
+  sigemptyset(&dfl.sa_mask);
+  ::sigaction(sig, &dfl, nullptr);
+  if (info == nullptr || info->si_code <= 0) ::raise(sig);
+}
+
+}  // namespace
+
+void install_crash_guard() {
+  if (g_installed) return;
+  g_installed = true;
+  stack_t alt{};
+  alt.ss_sp = g_alt_stack;
+  alt.ss_size = sizeof(g_alt_stack);
+  alt.ss_flags = 0;
+  ::sigaltstack(&alt, nullptr);
+  struct sigaction action {};
+  action.sa_sigaction = on_fault;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK;
+  sigemptyset(&action.sa_mask);
+  for (int sig : kSignals) ::sigaction(sig, &action, nullptr);
+}
+
+void register_stack(GuardedStack* stack) {
+  stack->prev = nullptr;
+  stack->next = g_stacks;
+  if (g_stacks != nullptr) g_stacks->prev = stack;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  g_stacks = stack;
+}
+
+void unregister_stack(GuardedStack* stack) {
+  if (stack->prev != nullptr) {
+    stack->prev->next = stack->next;
+  } else if (g_stacks == stack) {
+    g_stacks = stack->next;
+  }
+  if (stack->next != nullptr) stack->next->prev = stack->prev;
+  std::atomic_signal_fence(std::memory_order_seq_cst);
+  stack->prev = stack->next = nullptr;
+}
+
+}  // namespace simfab::online

@@ -1,0 +1,284 @@
+// OnlineProgram: runs an MPI program's ranks inside the simulation (online mode, seed 001 §2,
+// seed 000's per-rank library copies). Each rank is a private copy of the program
+// (ProgramImage) whose `main` runs on its own Fiber; every MPI call the program makes reaches
+// this class through the C ABI (src/online/abi/), the one call point between ranks and kernel.
+//
+// Time. The kernel is single-threaded: a rank runs only when the engine resumes it, at the
+// engine's current time, which is then the rank's clock (Rank::now). Between two MPI calls the
+// rank computes for real; on the next call the CPU time it spent (thread CPU clock, measured
+// mode) scaled by reference-speed / host speed becomes a calc op on its host, and the call
+// proceeds once that op completes. In declared mode only simfab_compute() / smpi_execute*()
+// charge time, so runs are deterministic. A blocking call issues its ops (Executor::ready) and
+// yields; the executor's callbacks update the call's requests, and when the rank's wake
+// condition holds the program schedules an EventKind::kFrontEnd event at that time, whose
+// handler resumes the fiber. Fibers are only ever resumed from the engine loop, never from
+// inside another fiber or a callback, so user code never runs nested in the executor.
+//
+// Data. A send packs its buffer into a payload (so the sender may reuse it, as with MPI's eager
+// protocol) whose id travels in the send op's Op::user; when the executor matches a receive it
+// calls on_matched, and the payload is unpacked into the receive buffer. Collectives move their
+// data apart from their timing: every member deposits its input (packed) when it enters
+// (CollData), the messages of the algorithm that the selector picks run on the network, and
+// when a member's share of them completes its outputs are computed from the deposits (a
+// member cannot finish before every input it depends on was deposited; checked).
+//
+// Handles (include/simfab/mpi.h): MPI_Comm 1 = world (CommTable id 0), 2 = MPI_COMM_SELF, h >= 3
+// = CommTable id h - 2; MPI_Request = request index + 1; MPI_Group = group index + 2.
+// Errors in the program's use of MPI are fatal (mpi_fatal: exit 2 naming rank and call).
+//
+// Memory per rank: a Fiber stack (online/stack-size), its copy of the program, Rank (~200 B);
+// per outstanding request ~160 B; per message in flight its payload.
+#pragma once
+
+#include <simfab/mpi.h>
+
+#include <cstdint>
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "core/sim_time.hpp"
+#include "mpi/coll/fragment.hpp"
+#include "mpi/coll/fragment_runner.hpp"
+#include "mpi/coll/registry.hpp"
+#include "mpi/comm.hpp"
+#include "mpi/executor.hpp"
+#include "mpi/program.hpp"
+#include "online/coll_data.hpp"
+#include "online/fiber.hpp"
+#include "online/program_image.hpp"
+#include "platform/platform.hpp"
+
+namespace simfab::online {
+
+struct OnlineOptions {
+  std::vector<std::string> argv;  // argv[0] = the program's path
+  size_t stack_bytes = 256 * 1024;
+  bool measured = true;           // online/compute=measured (else declared)
+  double reference_speed = 0;     // flop/s of this machine's core; 0: as fast as each simulated host
+  SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
+};
+
+inline constexpr int kTagUpperBound = 2147483647;  // MPI_TAG_UB
+
+class OnlineProgram final : public Program, private EventHandler {
+ public:
+  OnlineProgram(ProgramImage& image, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
+                coll::CollChoice choice, OnlineOptions options);
+  ~OnlineProgram() override;
+
+  // The program whose rank is running (the ABI's entry point); nullptr outside online runs.
+  static OnlineProgram* active();
+
+  // Program
+  int num_ranks() const override { return static_cast<int>(ranks_.size()); }
+  void start(Executor& ex) override;
+  void on_started(OpId op, SimTime t) override;
+  void on_completed(OpId op, SimTime t) override;
+  void on_matched(OpId recv, uint32_t send_user) override;
+  bool rank_finished(RankId r) const override { return ranks_[static_cast<size_t>(r)].done; }
+  std::string describe_blocked(RankId r) const override;
+
+  // ---- the services the C ABI calls (always from inside the running rank's fiber) ----
+  RankId me() const { return current_; }
+  SimTime now() const;
+  // Every MPI call starts with enter(): checks the call is allowed now (after MPI_Init, before
+  // MPI_Finalize, unless `any_time`), then charges the computation since the previous call.
+  void enter(const char* call, bool any_time = false);
+  void leave();  // the call's own CPU time is not the program's computation
+  void init(const char* call);
+  void finalize();
+  bool initialized() const;
+  bool finalized() const;
+  void compute_flops(double flops);     // simfab_compute / smpi_execute_flops
+  void compute_seconds(double seconds); // simfab_sleep / smpi_execute
+  [[noreturn]] void abort_run(int code);
+  [[noreturn]] void exit_rank(int status);  // exit() in the program (simfab-cc's --wrap=exit)
+  int sample_begin(const char* file, int line, int max_runs);
+  void sample_end(const char* file, int line);
+  void* shared_malloc(size_t bytes);
+  void shared_free(void* p);
+  const std::string& host_name() const;
+
+  // Communicators.
+  struct CommRef {
+    const mpi::Comm* comm = nullptr;  // nullptr: MPI_COMM_SELF
+    RankId self = 0;                  // MPI_COMM_SELF: the caller's world rank
+    int32_t size = 1;
+    int32_t rank = 0;  // the caller's rank in it
+    uint32_t p2p_context = 0;
+    uint32_t coll_context = 0;
+    RankId world(int32_t local) const;  // wildcards and MPI_PROC_NULL unchanged
+    int32_t local(RankId world) const;
+  };
+  CommRef comm(MPI_Comm c, const char* call) const;
+  MPI_Comm comm_create(MPI_Comm parent, mpi::CreationKind kind, int color, int key, std::span<const int32_t> group,
+                       const char* call);
+  void comm_free(MPI_Comm* c, const char* call);
+  int comm_compare(MPI_Comm a, MPI_Comm b, const char* call) const;
+  MPI_Group group_of(MPI_Comm c, const char* call);
+  const mpi::Group& group(MPI_Group g, const char* call) const;
+  MPI_Group add_group(mpi::Group g);
+  void free_group(MPI_Group* g, const char* call);
+  void set_comm_name(MPI_Comm c, std::string name, const char* call);
+  std::string comm_name(MPI_Comm c, const char* call) const;
+  // Cartesian topology attached to a communicator (MPI_Cart_create).
+  struct Cart {
+    std::vector<int> dims, periods;
+  };
+  void set_cart(MPI_Comm c, Cart cart);
+  const Cart& cart(MPI_Comm c, const char* call) const;
+
+  // Point-to-point. `flags`: op_flag send modes. Returns the request handle.
+  MPI_Request isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm c, uint8_t flags,
+                    const char* call);
+  MPI_Request irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm c, const char* call);
+  MPI_Request send_init(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm c, uint8_t flags,
+                        const char* call);
+  MPI_Request recv_init(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm c, const char* call);
+  void start(MPI_Request* r, const char* call);
+  void probe(int source, int tag, MPI_Comm c, MPI_Status* status, const char* call);
+  bool iprobe(int source, int tag, MPI_Comm c, MPI_Status* status, const char* call);
+
+  // Requests: wait until `done(i)` says so for the given set; the requests are then consumed
+  // (freed, or made inactive when persistent) and statuses written.
+  void wait(MPI_Request* r, MPI_Status* status, const char* call);
+  bool test(MPI_Request* r, MPI_Status* status, const char* call);
+  void wait_all(int n, MPI_Request* rs, MPI_Status* statuses, const char* call);
+  bool test_all(int n, MPI_Request* rs, MPI_Status* statuses, const char* call);
+  // Waits for (or tests) at least one; *index = MPI_UNDEFINED when none is active.
+  bool wait_any(int n, MPI_Request* rs, int* index, MPI_Status* status, bool blocking, const char* call);
+  int wait_some(int n, MPI_Request* rs, int* indices, MPI_Status* statuses, bool blocking, const char* call);
+  void request_free(MPI_Request* r, const char* call);
+  bool request_status(MPI_Request r, MPI_Status* status, const char* call);
+  void cancel(MPI_Request* r, const char* call);
+
+  // Collectives: the call's description (coll_data.hpp) on communicator c; blocking ones wait,
+  // non-blocking ones return a request.
+  MPI_Request collective(const CollArgs& a, MPI_Comm c, bool nonblocking, const char* call);
+
+  size_t memory_bytes() const;
+
+ private:
+  static constexpr uint32_t kSelfContext = 0xFFFFFFF0u;  // MPI_COMM_SELF's matching contexts
+  struct Sample {
+    int runs = 0;
+    SimTime total = SimTime::zero();  // simulated time of the runs so far
+    SimTime start = SimTime::zero();
+  };
+  struct SharedBlock {
+    void* ptr = nullptr;
+    size_t bytes = 0;
+  };
+  struct Rank {
+    std::unique_ptr<Fiber> fiber;
+    HostId host = 0;
+    SimTime now = SimTime::zero();
+    double cpu_mark = 0;  // thread CPU seconds when the current computation burst began
+    enum class Mpi : uint8_t { kBefore, kInitialized, kFinalized } mpi = Mpi::kBefore;
+    bool done = false;
+    bool wake_scheduled = false;
+    bool calc_done = false;
+    int exit_status = 0;
+    OpId calc = kNoOp;  // the computation being charged
+    SimTime calc_end = SimTime::zero();
+    std::function<bool()> until;  // set while blocked: the wake condition
+    std::string blocked_in;       // the call it is blocked in (deadlock reports)
+    std::vector<uint32_t> colls;  // its requests of running collectives
+    std::map<MPI_Comm, uint32_t> creations;  // communicator creations called on each parent
+    std::map<std::string, Sample> samples;    // SIMFAB_SAMPLE call sites
+    uint32_t shared_calls = 0;                // simfab_shared_malloc calls so far
+    std::vector<std::string> args;
+    std::vector<char*> argv;
+  };
+  struct Request {
+    enum class Kind : uint8_t { kFree, kSend, kRecv, kColl } kind = Kind::kFree;
+    RankId owner = 0;
+    bool persistent = false;
+    bool active = false;     // persistent: started and not yet completed-and-waited
+    bool started = false;    // its op has started (an isend may return)
+    bool complete = false;
+    bool freed = false;      // MPI_Request_free before completion: recycle when complete
+    OpId op = kNoOp;
+    uint32_t run = UINT32_MAX;  // kColl: the FragmentRunner run
+    SimTime started_at = SimTime::zero();
+    SimTime done = SimTime::zero();
+    // point-to-point parameters
+    const void* sbuf = nullptr;
+    void* rbuf = nullptr;
+    int64_t count = 0;
+    MPI_Datatype type = MPI_DATATYPE_NULL;
+    int32_t peer = 0;  // world rank, kAnySource or kProcNull
+    int32_t tag = 0;
+    uint32_t context = 0;
+    uint8_t flags = 0;
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Status status{};
+    // collectives
+    CollArgs coll_args;
+    int32_t coll_local = 0;
+    std::pair<mpi::CommId, uint32_t> coll_key{};
+    std::shared_ptr<CollInstance> coll;
+    uint32_t next_free = UINT32_MAX;
+  };
+
+  void handle(SimTime now, uint64_t rank) override;  // EventKind::kFrontEnd: resume a rank
+  void resume(RankId r, SimTime t);
+  void run_rank(RankId r);  // the fiber's body
+  Rank& rank() { return ranks_[static_cast<size_t>(current_)]; }
+  const Rank& rank() const { return ranks_[static_cast<size_t>(current_)]; }
+  // Blocks the running rank until `until()` holds (checked after each of its events).
+  void block(std::function<bool()> until, std::string what);
+  void poke(RankId r, SimTime t);  // re-checks r's wake condition after an event at t
+  void charge(SimTime duration);   // a calc op of `duration` on the running rank, waited for
+  void advance_to(SimTime t);      // the running rank sleeps until t (no-op when t <= now)
+  uint32_t p2p_request(Request::Kind kind, const void* buf, int count, MPI_Datatype type, int peer, int tag,
+                       MPI_Comm c, uint8_t flags, const char* call);
+  std::string describe_request(uint32_t index, const char* call) const;
+  OpId issue(OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t context, uint32_t user,
+             uint8_t flags);
+  uint32_t new_request(Request::Kind kind);
+  Request& request_of(MPI_Request r, const char* call);
+  void start_request(uint32_t index, const char* call);
+  void complete_request(uint32_t index, SimTime t);
+  // Consumes completed request `index` (its handle *r): status out, then freed or made inactive.
+  void consume(MPI_Request* r, MPI_Status* status);
+  bool done(MPI_Request r) const;  // MPI_REQUEST_NULL and inactive persistent ones count as done
+  void release_request(uint32_t index);
+  uint32_t new_payload(const void* buf, int64_t count, MPI_Datatype type, int64_t bytes);
+  void fill_status(MPI_Status* st, const Request& q) const;
+  double cpu_seconds() const;
+  SimTime scaled(double cpu_seconds) const;
+  std::string describe_comm(MPI_Comm c) const;
+
+  ProgramImage& image_;
+  OpPool& ops_;
+  const Platform& platform_;
+  std::vector<HostId> rank_host_;
+  coll::CollChoice choice_;
+  OnlineOptions options_;
+  Executor* ex_ = nullptr;
+  std::vector<Rank> ranks_;
+  RankId current_ = -1;
+  std::vector<Request> requests_;
+  uint32_t free_requests_ = UINT32_MAX;
+  std::vector<uint32_t> op_request_;  // OpId -> request index (point-to-point ops)
+  std::vector<std::vector<std::byte>> payloads_;
+  std::vector<uint32_t> free_payloads_;
+  coll::FragmentRunner runner_;
+  mpi::CommTable comms_;
+  std::map<std::tuple<mpi::CommId, uint32_t, int>, mpi::CommId> creation_ids_;  // (parent, k, colour)
+  mpi::CommId next_comm_id_ = 1;
+  std::vector<std::unique_ptr<mpi::Group>> groups_;  // MPI_Group handle - 2
+  std::map<MPI_Comm, Cart> carts_;
+  std::map<MPI_Comm, std::string> comm_names_;
+  std::map<std::pair<mpi::CommId, uint32_t>, std::shared_ptr<CollInstance>> colls_;  // (comm, tag)
+  std::map<std::pair<MPI_Comm, RankId>, bool> smp_ready_;
+  std::map<uint32_t, std::pair<SharedBlock, int>> shared_blocks_;  // k-th call -> (block, users)
+  coll::Fragment frag_;
+  std::vector<Bytes> counts_;  // scratch: a v-collective's per-rank bytes
+};
+
+}  // namespace simfab::online

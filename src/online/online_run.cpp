@@ -1,0 +1,76 @@
+#include "online/online_run.hpp"
+
+#include <chrono>
+#include <memory>
+
+#include "core/units.hpp"
+#include "mpi/coll/registry.hpp"
+#include "online/crash_guard.hpp"
+#include "online/online_program.hpp"
+#include "online/program_image.hpp"
+#include "platform/yaml_platform.hpp"
+
+namespace simfab::online {
+
+void register_online_keys(Config& cfg) {
+  cfg.declare({"online/compute", CfgType::kChoice, "measured",
+               "simfab exec: measured charges the CPU time each rank spends between MPI calls (thread CPU "
+               "clock, scaled by cpu/reference-speed); declared charges only simfab_compute / smpi_execute "
+               "(reproducible runs)",
+               {"measured", "declared"}});
+  cfg.declare({"cpu/reference-speed", CfgType::kText, "0",
+               "simfab exec: flop/s of this machine's core (e.g. 2Gf); measured time t then costs t * speed / "
+               "the simulated host's speed; 0: t as measured", {}});
+  cfg.declare({"online/stack-size", CfgType::kBytes, "256KiB", "simfab exec: each rank's stack (guard page below)", {}});
+  cfg.declare({"online/poll-cost", CfgType::kTime, "100ns",
+               "simfab exec: simulated time an MPI_Test* or MPI_Iprobe that finds nothing costs", {}});
+}
+
+namespace {
+
+Platform default_cluster(int n) {
+  const std::string yaml = "clusters:\n  - {name: default, prefix: node-, count: " + std::to_string(n) +
+                           ", speed: 1Gf, bandwidth: 10Gbps, latency: 1us}\n";
+  return parse_platform_yaml(yaml, "<default cluster>");
+}
+
+}  // namespace
+
+RunResult run_online(const SimulationInput& in, Config& cfg) {
+  const auto t0 = std::chrono::steady_clock::now();
+  if (in.num_ranks < 1)
+    throw InputError(SourceLoc{"command line", 0, 0}, "-np must be at least 1, got " + std::to_string(in.num_ranks));
+  RunResult out;
+  Platform platform = load_run_platform(in, cfg);
+  if (in.platform_path.empty()) platform = default_cluster(in.num_ranks);
+  out.model = cfg.choice("network/model");
+  out.application = in.program.front();
+  out.application_format = "online";
+  std::vector<HostId> rank_host = map_ranks(in, platform, in.num_ranks, in.program.front());
+
+  OnlineOptions opt;
+  opt.argv = in.program;
+  opt.stack_bytes = static_cast<size_t>(cfg.bytes("online/stack-size"));
+  opt.measured = cfg.choice("online/compute") == "measured";
+  const std::string& speed = cfg.text("cpu/reference-speed");
+  if (speed != "0") {
+    const auto s = units::parse_speed(speed);
+    if (!s || !(*s > 0))
+      throw InputError(SourceLoc{"cpu/reference-speed", 0, 0},
+                       "expected a speed such as 2Gf (flop/s), or 0; got '" + speed + "'");
+    opt.reference_speed = *s;
+  }
+  opt.poll_cost = cfg.time("online/poll-cost");
+
+  ProgramImage image(in.program.front());
+  install_crash_guard();
+  OpPool ops;
+  Engine engine;
+  OnlineProgram program(image, ops, platform, rank_host, coll::CollChoice::from(cfg), opt);
+  execute_program(platform, rank_host, program, ops, engine, cfg, out);
+  std::fflush(stdout);
+  out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return out;
+}
+
+}  // namespace simfab::online

@@ -110,14 +110,17 @@ SimTime OnlineProgram::scaled(double seconds) const {
 }
 
 void OnlineProgram::block(std::function<bool()> until, std::string what) {
-  if (until()) return;
-  Rank& R = rank();
-  R.until = std::move(until);
-  R.blocked_in = std::move(what);
-  Fiber::yield();
-  Rank& again = rank();
-  again.until = nullptr;
-  again.blocked_in.clear();
+  // A wake is scheduled when the condition held; another rank may have run in between (e.g.
+  // taken the lock this one waits for), so check again after every wake.
+  while (!until()) {
+    Rank& R = rank();
+    R.until = until;
+    R.blocked_in = what;
+    Fiber::yield();
+    Rank& again = rank();
+    again.until = nullptr;
+    again.blocked_in.clear();
+  }
 }
 
 void OnlineProgram::advance_to(SimTime t) {
@@ -296,9 +299,10 @@ void OnlineProgram::on_started(OpId op, SimTime t) {
   if (o.kind == OpKind::kCalc) return;
   const uint32_t q = op_request_[op];
   SIMFAB_CHECK(q != kNoRequest, "online: an op without a request");
+  if (requests_[q].started) return;  // an RMA transfer's second end
   requests_[q].started = true;
   requests_[q].started_at = t;
-  poke(o.rank, t);
+  poke(requests_[q].owner, t);
 }
 
 void OnlineProgram::on_completed(OpId op, SimTime t) {
@@ -339,8 +343,9 @@ void OnlineProgram::on_completed(OpId op, SimTime t) {
     req.status.simfab_cancelled = (o.flags & op_flag::kCancelled) ? 1 : 0;
   }
   op_request_[op] = kNoRequest;
-  req.op = kNoOp;
   ops_.release(op);
+  if (--req.parts > 0) return;
+  req.op = kNoOp;
   complete_request(q, t);
 }
 
@@ -909,8 +914,7 @@ MPI_Comm OnlineProgram::comm_create(MPI_Comm parent, mpi::CreationKind kind, int
   } catch (const mpi::MpiCallError& e) {
     mpi_fatal(call, e.detail());
   }
-  if (ticket.completed)
-    for (RankId r = 0; r < num_ranks(); ++r) poke(r, rank().now);
+  if (ticket.completed) recheck_blocked();
   // Its cost: the collective the MPI libraries run to agree on the new communicator.
   frag_.clear();
   const TiKind tk = kind == mpi::CreationKind::kDup     ? TiKind::kCommDup
@@ -1013,6 +1017,32 @@ const OnlineProgram::Cart& OnlineProgram::cart(MPI_Comm c, const char* call) con
   auto it = carts_.find(c);
   if (it == carts_.end()) mpi_fatal(call, describe_comm(c) + " has no Cartesian topology (MPI_Cart_create)");
   return it->second;
+}
+
+MPI_Request OnlineProgram::rma_transfer(RankId from, RankId to, Bytes bytes) {
+  const uint32_t i = new_request(Request::Kind::kSend);
+  Request& q = requests_[i];
+  q.parts = 2;
+  q.active = true;
+  const int32_t tag = static_cast<int32_t>(rma_tag_++ & 0x7fffffffu);
+  const OpId send = issue(OpKind::kSend, bytes, to, tag, kRmaContext, kNoPayload, op_flag::kBufferedMode);
+  ops_[send].rank = from;
+  const OpId recv = issue(OpKind::kRecv, bytes, from, tag, kRmaContext, i, 0);
+  ops_[recv].rank = to;
+  q.op = send;
+  op_request_[send] = i;
+  op_request_[recv] = i;
+  ex_->ready(recv, rank().now);
+  ex_->ready(send, rank().now);
+  return static_cast<MPI_Request>(i + 1);
+}
+
+void OnlineProgram::wait_for(std::function<bool()> cond, std::string what) { block(std::move(cond), std::move(what)); }
+
+void OnlineProgram::recheck_blocked() {
+  const SimTime t = current_ >= 0 ? rank().now : ex_->engine().now();
+  for (RankId r = 0; r < num_ranks(); ++r)
+    if (r != current_) poke(r, t);
 }
 
 size_t OnlineProgram::memory_bytes() const {

@@ -159,10 +159,20 @@ class OnlineProgram final : public Program, private EventHandler {
   // non-blocking ones return a request.
   MPI_Request collective(const CollArgs& a, MPI_Comm c, bool nonblocking, const char* call);
 
+  // One-sided communication (rma.hpp): a transfer of `bytes` from world rank `from` to world rank
+  // `to`, issued now by the running rank on simfab's RMA context (it never matches a program's
+  // receive); its request (owned by the running rank) completes once both ends have completed.
+  MPI_Request rma_transfer(RankId from, RankId to, Bytes bytes);
+  // Blocks the running rank until `cond` holds; recheck_blocked() re-evaluates every blocked
+  // rank's condition after a state change the executor does not see (RMA locks, PSCW).
+  void wait_for(std::function<bool()> cond, std::string what);
+  void recheck_blocked();
+
   size_t memory_bytes() const;
 
  private:
   static constexpr uint32_t kSelfContext = 0xFFFFFFF0u;  // MPI_COMM_SELF's matching contexts
+  static constexpr uint32_t kRmaContext = 0xFFFFFFF4u;   // one-sided transfers
   struct Sample {
     int runs = 0;
     SimTime total = SimTime::zero();  // simulated time of the runs so far
@@ -201,6 +211,7 @@ class OnlineProgram final : public Program, private EventHandler {
     bool started = false;    // its op has started (an isend may return)
     bool complete = false;
     bool freed = false;      // MPI_Request_free before completion: recycle when complete
+    uint8_t parts = 1;       // ops still to complete (an RMA transfer has two: both ends)
     OpId op = kNoOp;
     uint32_t run = UINT32_MAX;  // kColl: the FragmentRunner run
     SimTime started_at = SimTime::zero();
@@ -279,6 +290,7 @@ class OnlineProgram final : public Program, private EventHandler {
   std::map<uint32_t, std::pair<SharedBlock, int>> shared_blocks_;  // k-th call -> (block, users)
   coll::Fragment frag_;
   std::vector<Bytes> counts_;  // scratch: a v-collective's per-rank bytes
+  uint32_t rma_tag_ = 0;       // the next RMA transfer's tag (unique: transfers never cross-match)
 };
 
 }  // namespace simfab::online

@@ -20,6 +20,7 @@ class Call {
   Call& operator=(const Call&) = delete;
 
   OnlineProgram* operator->() const { return &p_; }
+  OnlineProgram& get() const { return p_; }
   const char* name() const { return name_; }
 
   static OnlineProgram& program(const char* call) {

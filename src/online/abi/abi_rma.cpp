@@ -1,0 +1,220 @@
+// One-sided communication (MPI-3.1 chapter 11): thin wrappers over online/rma.hpp.
+#include "online/abi/abi_call.hpp"
+#include "online/rma.hpp"
+
+using simfab::online::Call;
+using simfab::online::require_ptr;
+using Rma = simfab::online::Rma;
+
+namespace {
+
+Rma& rma() { return Rma::instance(); }
+
+int access(Call& c, MPI_Win win, const Rma::Transfer& t) {
+  rma().access(c.get(), win, t, c.name());
+  return MPI_SUCCESS;
+}
+
+}  // namespace
+
+extern "C" {
+
+int MPI_Win_create(void* base, MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, MPI_Win* win) {
+  Call c("MPI_Win_create");
+  require_ptr(win, "win", c.name());
+  *win = rma().create(c.get(), base, size, disp_unit, comm, false, nullptr, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  Call c("MPI_Win_allocate");
+  require_ptr(win, "win", c.name());
+  require_ptr(baseptr, "baseptr", c.name());
+  *win = rma().create(c.get(), nullptr, size, disp_unit, comm, true, static_cast<void**>(baseptr), c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_free(MPI_Win* win) {
+  Call c("MPI_Win_free");
+  require_ptr(win, "win", c.name());
+  rma().free(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_fence(int, MPI_Win win) {
+  Call c("MPI_Win_fence");
+  rma().fence(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Put(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp, int target_count,
+            MPI_Datatype target_type, MPI_Win win) {
+  Call c("MPI_Put");
+  Rma::Transfer t;
+  t.kind = Rma::Access::kPut;
+  t.origin = origin;
+  t.origin_count = origin_count;
+  t.origin_type = origin_type;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = target_count;
+  t.target_type = target_type;
+  return access(c, win, t);
+}
+
+int MPI_Get(void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp, int target_count,
+            MPI_Datatype target_type, MPI_Win win) {
+  Call c("MPI_Get");
+  Rma::Transfer t;
+  t.kind = Rma::Access::kGet;
+  t.result = origin;
+  t.result_count = origin_count;
+  t.result_type = origin_type;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = target_count;
+  t.target_type = target_type;
+  return access(c, win, t);
+}
+
+int MPI_Accumulate(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp,
+                   int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
+  Call c("MPI_Accumulate");
+  Rma::Transfer t;
+  t.kind = Rma::Access::kAccumulate;
+  t.origin = origin;
+  t.origin_count = origin_count;
+  t.origin_type = origin_type;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = target_count;
+  t.target_type = target_type;
+  t.op = op;
+  return access(c, win, t);
+}
+
+int MPI_Get_accumulate(const void* origin, int origin_count, MPI_Datatype origin_type, void* result, int result_count,
+                       MPI_Datatype result_type, int target, MPI_Aint disp, int target_count, MPI_Datatype target_type,
+                       MPI_Op op, MPI_Win win) {
+  Call c("MPI_Get_accumulate");
+  Rma::Transfer t;
+  t.kind = Rma::Access::kGetAccumulate;
+  t.origin = origin;
+  t.origin_count = origin_count;
+  t.origin_type = origin_type;
+  t.result = result;
+  t.result_count = result_count;
+  t.result_type = result_type;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = target_count;
+  t.target_type = target_type;
+  t.op = op;
+  return access(c, win, t);
+}
+
+int MPI_Fetch_and_op(const void* origin, void* result, MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op,
+                     MPI_Win win) {
+  Call c("MPI_Fetch_and_op");
+  Rma::Transfer t;
+  t.kind = Rma::Access::kGetAccumulate;
+  t.origin = origin;
+  t.origin_count = op == MPI_NO_OP ? 0 : 1;
+  t.origin_type = type;
+  t.result = result;
+  t.result_count = 1;
+  t.result_type = type;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = 1;
+  t.target_type = type;
+  t.op = op;
+  return access(c, win, t);
+}
+
+int MPI_Compare_and_swap(const void* origin, const void* compare, void* result, MPI_Datatype type, int target,
+                         MPI_Aint disp, MPI_Win win) {
+  Call c("MPI_Compare_and_swap");
+  require_ptr(origin, "origin_addr", c.name());
+  require_ptr(compare, "compare_addr", c.name());
+  require_ptr(result, "result_addr", c.name());
+  Rma::Transfer t;
+  t.kind = Rma::Access::kCompareAndSwap;
+  t.origin = origin;
+  t.compare = compare;
+  t.result = result;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = 1;
+  t.target_type = type;
+  return access(c, win, t);
+}
+
+int MPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {
+  Call c("MPI_Win_lock");
+  rma().lock(c.get(), lock_type, rank, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win) {
+  Call c("MPI_Win_unlock");
+  rma().unlock(c.get(), rank, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_lock_all(int, MPI_Win win) {
+  Call c("MPI_Win_lock_all");
+  rma().lock_all(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_unlock_all(MPI_Win win) {
+  Call c("MPI_Win_unlock_all");
+  rma().unlock_all(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_flush(int rank, MPI_Win win) {
+  Call c("MPI_Win_flush");
+  rma().flush(c.get(), rank, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_flush_all(MPI_Win win) {
+  Call c("MPI_Win_flush_all");
+  rma().flush(c.get(), -1, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_post(MPI_Group group, int, MPI_Win win) {
+  Call c("MPI_Win_post");
+  rma().post(c.get(), group, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_start(MPI_Group group, int, MPI_Win win) {
+  Call c("MPI_Win_start");
+  rma().start(c.get(), group, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_complete(MPI_Win win) {
+  Call c("MPI_Win_complete");
+  rma().complete(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_wait(MPI_Win win) {
+  Call c("MPI_Win_wait");
+  rma().wait(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_get_group(MPI_Win win, MPI_Group* group) {
+  Call c("MPI_Win_get_group");
+  require_ptr(group, "group", c.name());
+  *group = rma().group(c.get(), win, c.name());
+  return MPI_SUCCESS;
+}
+
+}  // extern "C"

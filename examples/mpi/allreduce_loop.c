@@ -19,8 +19,10 @@ int main(int argc, char** argv) {
   const double t0 = MPI_Wtime();
   for (int it = 0; it < iters; ++it) {
     for (int i = 0; i < n; ++i) in[i] = rank + i + it;
-#ifdef SIMFAB_MPI
+#if defined(SIMFAB_MPI)
     simfab_compute(1e6); /* 1 Mflop per iteration, whatever this machine's speed */
+#elif defined(USE_SMPI)
+    smpi_execute_flops(1e6); /* the same under SimGrid's smpicc (bench/online_bench.sh) */
 #endif
     MPI_Allreduce(in, out, n, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD);
     for (int i = 0; i < n; ++i)

@@ -155,6 +155,7 @@ typedef struct MPI_Status {
 #define MPI_MAX_LIBRARY_VERSION_STRING 256
 #define MPI_MAX_INFO_KEY 255
 #define MPI_MAX_INFO_VAL 1024
+#define MPI_BSEND_OVERHEAD 128 /* bytes per message to add to an MPI_Buffer_attach buffer */
 
 #define MPI_THREAD_SINGLE 0
 #define MPI_THREAD_FUNNELED 1

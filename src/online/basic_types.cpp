@@ -40,57 +40,66 @@ constexpr BasicType pair(MPI_Datatype h, const char* name, MPI_Datatype value) {
 static_assert(sizeof(bool) == 1 && sizeof(int) == 4, "C_BOOL / pair layouts assume these sizes");
 static_assert(sizeof(std::complex<double>) == 2 * sizeof(double));
 
-constexpr TypeClass kInt = TypeClass::kInteger;
-constexpr TypeClass kFlt = TypeClass::kFloat;
-constexpr TypeClass kCpx = TypeClass::kComplex;
+// One maker per MPI 3.1 §5.9.2 class: the class decides the kernels.
+template <class T>
+constexpr BasicType integer(MPI_Datatype h, const char* name) {
+  return scalar<T>(h, name, TypeClass::kInteger, &integer_kernel<T>);
+}
+template <class T>
+constexpr BasicType floating(MPI_Datatype h, const char* name) {
+  return scalar<T>(h, name, TypeClass::kFloat, &float_kernel<T>);
+}
+template <class V>
+constexpr BasicType complex(MPI_Datatype h, const char* name) {
+  return scalar<std::complex<V>>(h, name, TypeClass::kComplex, &complex_kernel<std::complex<V>>);
+}
+// _Bool and bool are one byte holding 0 or 1; the kernels read it as a byte.
+constexpr BasicType logical(MPI_Datatype h, const char* name) {
+  return scalar<bool>(h, name, TypeClass::kLogical, &logical_kernel<uint8_t>);
+}
+template <class T>
+constexpr BasicType text(MPI_Datatype h, const char* name) {
+  return scalar<T>(h, name, TypeClass::kText, &no_kernel);
+}
 
 constexpr std::array kTable{
-    scalar<char>(MPI_CHAR, "MPI_CHAR", TypeClass::kText, &no_kernel),
-    scalar<signed char>(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR", kInt, &integer_kernel<signed char>),
-    scalar<unsigned char>(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR", kInt, &integer_kernel<unsigned char>),
+    text<char>(MPI_CHAR, "MPI_CHAR"),
+    integer<signed char>(MPI_SIGNED_CHAR, "MPI_SIGNED_CHAR"),
+    integer<unsigned char>(MPI_UNSIGNED_CHAR, "MPI_UNSIGNED_CHAR"),
     scalar<uint8_t>(MPI_BYTE, "MPI_BYTE", TypeClass::kByte, &byte_kernel<uint8_t>),
-    scalar<wchar_t>(MPI_WCHAR, "MPI_WCHAR", TypeClass::kText, &no_kernel),
-    scalar<short>(MPI_SHORT, "MPI_SHORT", kInt, &integer_kernel<short>),
-    scalar<unsigned short>(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT", kInt, &integer_kernel<unsigned short>),
-    scalar<int>(MPI_INT, "MPI_INT", kInt, &integer_kernel<int>),
-    scalar<unsigned>(MPI_UNSIGNED, "MPI_UNSIGNED", kInt, &integer_kernel<unsigned>),
-    scalar<long>(MPI_LONG, "MPI_LONG", kInt, &integer_kernel<long>),
-    scalar<unsigned long>(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG", kInt, &integer_kernel<unsigned long>),
-    scalar<long long>(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT", kInt, &integer_kernel<long long>),
-    scalar<long long>(MPI_LONG_LONG, "MPI_LONG_LONG", kInt, &integer_kernel<long long>),
-    scalar<unsigned long long>(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG", kInt,
-                               &integer_kernel<unsigned long long>),
-    scalar<float>(MPI_FLOAT, "MPI_FLOAT", kFlt, &float_kernel<float>),
-    scalar<double>(MPI_DOUBLE, "MPI_DOUBLE", kFlt, &float_kernel<double>),
-    scalar<long double>(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE", kFlt, &float_kernel<long double>),
-    scalar<int8_t>(MPI_INT8_T, "MPI_INT8_T", kInt, &integer_kernel<int8_t>),
-    scalar<int16_t>(MPI_INT16_T, "MPI_INT16_T", kInt, &integer_kernel<int16_t>),
-    scalar<int32_t>(MPI_INT32_T, "MPI_INT32_T", kInt, &integer_kernel<int32_t>),
-    scalar<int64_t>(MPI_INT64_T, "MPI_INT64_T", kInt, &integer_kernel<int64_t>),
-    scalar<uint8_t>(MPI_UINT8_T, "MPI_UINT8_T", kInt, &integer_kernel<uint8_t>),
-    scalar<uint16_t>(MPI_UINT16_T, "MPI_UINT16_T", kInt, &integer_kernel<uint16_t>),
-    scalar<uint32_t>(MPI_UINT32_T, "MPI_UINT32_T", kInt, &integer_kernel<uint32_t>),
-    scalar<uint64_t>(MPI_UINT64_T, "MPI_UINT64_T", kInt, &integer_kernel<uint64_t>),
-    // _Bool and bool are one byte holding 0 or 1; the kernels read it as a byte.
-    scalar<bool>(MPI_C_BOOL, "MPI_C_BOOL", TypeClass::kLogical, &logical_kernel<uint8_t>),
-    scalar<bool>(MPI_CXX_BOOL, "MPI_CXX_BOOL", TypeClass::kLogical, &logical_kernel<uint8_t>),
-    scalar<std::complex<float>>(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX", kCpx,
-                                &complex_kernel<std::complex<float>>),
-    scalar<std::complex<float>>(MPI_C_COMPLEX, "MPI_C_COMPLEX", kCpx,
-                                &complex_kernel<std::complex<float>>),
-    scalar<std::complex<double>>(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX", kCpx,
-                                 &complex_kernel<std::complex<double>>),
-    scalar<std::complex<long double>>(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX", kCpx,
-                                      &complex_kernel<std::complex<long double>>),
-    scalar<std::complex<float>>(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX", kCpx,
-                                &complex_kernel<std::complex<float>>),
-    scalar<std::complex<double>>(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX", kCpx,
-                                 &complex_kernel<std::complex<double>>),
-    scalar<std::complex<long double>>(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX",
-                                      kCpx, &complex_kernel<std::complex<long double>>),
-    scalar<MPI_Aint>(MPI_AINT, "MPI_AINT", kInt, &integer_kernel<MPI_Aint>),
-    scalar<MPI_Offset>(MPI_OFFSET, "MPI_OFFSET", kInt, &integer_kernel<MPI_Offset>),
-    scalar<MPI_Count>(MPI_COUNT, "MPI_COUNT", kInt, &integer_kernel<MPI_Count>),
+    text<wchar_t>(MPI_WCHAR, "MPI_WCHAR"),
+    integer<short>(MPI_SHORT, "MPI_SHORT"),
+    integer<unsigned short>(MPI_UNSIGNED_SHORT, "MPI_UNSIGNED_SHORT"),
+    integer<int>(MPI_INT, "MPI_INT"),
+    integer<unsigned>(MPI_UNSIGNED, "MPI_UNSIGNED"),
+    integer<long>(MPI_LONG, "MPI_LONG"),
+    integer<unsigned long>(MPI_UNSIGNED_LONG, "MPI_UNSIGNED_LONG"),
+    integer<long long>(MPI_LONG_LONG_INT, "MPI_LONG_LONG_INT"),
+    integer<long long>(MPI_LONG_LONG, "MPI_LONG_LONG"),
+    integer<unsigned long long>(MPI_UNSIGNED_LONG_LONG, "MPI_UNSIGNED_LONG_LONG"),
+    floating<float>(MPI_FLOAT, "MPI_FLOAT"),
+    floating<double>(MPI_DOUBLE, "MPI_DOUBLE"),
+    floating<long double>(MPI_LONG_DOUBLE, "MPI_LONG_DOUBLE"),
+    integer<int8_t>(MPI_INT8_T, "MPI_INT8_T"),
+    integer<int16_t>(MPI_INT16_T, "MPI_INT16_T"),
+    integer<int32_t>(MPI_INT32_T, "MPI_INT32_T"),
+    integer<int64_t>(MPI_INT64_T, "MPI_INT64_T"),
+    integer<uint8_t>(MPI_UINT8_T, "MPI_UINT8_T"),
+    integer<uint16_t>(MPI_UINT16_T, "MPI_UINT16_T"),
+    integer<uint32_t>(MPI_UINT32_T, "MPI_UINT32_T"),
+    integer<uint64_t>(MPI_UINT64_T, "MPI_UINT64_T"),
+    logical(MPI_C_BOOL, "MPI_C_BOOL"),
+    logical(MPI_CXX_BOOL, "MPI_CXX_BOOL"),
+    complex<float>(MPI_C_FLOAT_COMPLEX, "MPI_C_FLOAT_COMPLEX"),
+    complex<float>(MPI_C_COMPLEX, "MPI_C_COMPLEX"),
+    complex<double>(MPI_C_DOUBLE_COMPLEX, "MPI_C_DOUBLE_COMPLEX"),
+    complex<long double>(MPI_C_LONG_DOUBLE_COMPLEX, "MPI_C_LONG_DOUBLE_COMPLEX"),
+    complex<float>(MPI_CXX_FLOAT_COMPLEX, "MPI_CXX_FLOAT_COMPLEX"),
+    complex<double>(MPI_CXX_DOUBLE_COMPLEX, "MPI_CXX_DOUBLE_COMPLEX"),
+    complex<long double>(MPI_CXX_LONG_DOUBLE_COMPLEX, "MPI_CXX_LONG_DOUBLE_COMPLEX"),
+    integer<MPI_Aint>(MPI_AINT, "MPI_AINT"),
+    integer<MPI_Offset>(MPI_OFFSET, "MPI_OFFSET"),
+    integer<MPI_Count>(MPI_COUNT, "MPI_COUNT"),
     scalar<uint8_t>(MPI_PACKED, "MPI_PACKED", TypeClass::kPacked, &no_kernel),
     pair<float>(MPI_FLOAT_INT, "MPI_FLOAT_INT", MPI_FLOAT),
     pair<double>(MPI_DOUBLE_INT, "MPI_DOUBLE_INT", MPI_DOUBLE),

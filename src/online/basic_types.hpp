@@ -11,16 +11,25 @@
 // Complexity: O(1) lookup. The table is constant (no state).
 #pragma once
 
+#include <simfab/mpi.h>
+
 #include <cstddef>
 #include <cstdint>
-
-#include <simfab/mpi.h>
 
 namespace simfab::online {
 
 // MPI 3.1 §5.9.2 groups of basic types; kText (MPI_CHAR, MPI_WCHAR) and kPacked take no
 // arithmetic operation, only MPI_REPLACE and MPI_NO_OP.
-enum class TypeClass : uint8_t { kText, kInteger, kFloat, kComplex, kLogical, kByte, kPacked, kPair };
+enum class TypeClass : uint8_t {
+  kText,
+  kInteger,
+  kFloat,
+  kComplex,
+  kLogical,
+  kByte,
+  kPacked,
+  kPair
+};
 
 // inout[i] = in[i] (op) inout[i] for n elements in packed form (buffers need no alignment).
 using ReduceKernel = void (*)(const std::byte* in, std::byte* inout, int64_t n);

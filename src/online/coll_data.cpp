@@ -84,6 +84,8 @@ void CollInstance::deposit(const CollArgs& a, int local) {
     case CollOp::kReduceScatter: {
       const int64_t n = reduce_count(a, size_);
       in.push_back(packed(in_place(a.sbuf) ? a.rbuf : a.sbuf, n, a.stype, call));
+      deposited_[static_cast<size_t>(local)] = 1;
+      fold(a);
       break;
     }
     case CollOp::kGather:
@@ -130,11 +132,30 @@ const std::vector<std::byte>& CollInstance::input(int member, size_t block, cons
   return in[block];
 }
 
-std::vector<std::byte> CollInstance::reduce_range(int first, int last, const CollArgs& a) const {
-  Block acc = input(last, 0, a.call);
+void CollInstance::fold(const CollArgs& a) {
+  // acc_ = x_0 op x_1 op ... op x_{folded_-1}, extended as soon as the next member in rank
+  // order has deposited (MPI operations are associative, so this is MPI's canonical order); its
+  // input is dropped once folded. P members cost O(P n) time in all, and memory only for the
+  // inputs that arrived ahead of a missing lower rank (plus, for scans, the prefixes not yet
+  // delivered).
   const int64_t n = reduce_count(a, size_);
-  for (int j = last - 1; j >= first; --j) reduce_packed(mop_, input(j, 0, a.call).data(), acc.data(), n, a.stype, a.call);
-  return acc;
+  const bool scan = op_ == CollOp::kScan || op_ == CollOp::kExscan;
+  while (folded_ < size_ && deposited_[static_cast<size_t>(folded_)]) {
+    Block x = std::move(inputs_[static_cast<size_t>(folded_)][0]);
+    inputs_[static_cast<size_t>(folded_)].clear();
+    if (folded_ > 0) reduce_packed(mop_, acc_.data(), x.data(), n, a.stype, a.call);  // x = acc op x_j
+    acc_ = std::move(x);
+    if (scan) prefix_.push_back(acc_);
+    ++folded_;
+  }
+}
+
+const std::vector<std::byte>& CollInstance::prefix(int k, const CollArgs& a) {
+  SIMFAB_CHECK(k < folded_, std::string(a.call) + ": a member finished before the inputs of members 0.." +
+                                std::to_string(k) + " it depends on were deposited (collective algorithm causality)");
+  if (op_ == CollOp::kScan || op_ == CollOp::kExscan) return prefix_[static_cast<size_t>(k)];
+  SIMFAB_CHECK(k == size_ - 1, "CollInstance::prefix: only scans keep partial reductions");
+  return acc_;
 }
 
 bool CollInstance::outputs(const CollArgs& a, int local) {
@@ -145,15 +166,21 @@ bool CollInstance::outputs(const CollArgs& a, int local) {
       if (local != root_) unpacked(input(root_, 0, call), a.rbuf, a.rcount, a.rtype, call);
       break;
     case CollOp::kReduce:
-      if (local == root_) unpacked(reduce_range(0, size_ - 1, a), a.rbuf, a.scount, a.stype, call);
+      if (local == root_) unpacked(prefix(size_ - 1, a), a.rbuf, a.scount, a.stype, call);
       break;
-    case CollOp::kAllreduce: unpacked(reduce_range(0, size_ - 1, a), a.rbuf, a.scount, a.stype, call); break;
-    case CollOp::kScan: unpacked(reduce_range(0, local, a), a.rbuf, a.scount, a.stype, call); break;
+    case CollOp::kAllreduce: unpacked(prefix(size_ - 1, a), a.rbuf, a.scount, a.stype, call); break;
+    case CollOp::kScan:
+      unpacked(prefix(local, a), a.rbuf, a.scount, a.stype, call);
+      prefix_[static_cast<size_t>(local)] = Block{};  // delivered
+      break;
     case CollOp::kExscan:
-      if (local > 0) unpacked(reduce_range(0, local - 1, a), a.rbuf, a.scount, a.stype, call);
+      if (local > 0) {
+        unpacked(prefix(local - 1, a), a.rbuf, a.scount, a.stype, call);
+        prefix_[static_cast<size_t>(local - 1)] = Block{};  // delivered
+      }
       break;
     case CollOp::kReduceScatter: {
-      const Block all = reduce_range(0, size_ - 1, a);
+      const Block& all = prefix(size_ - 1, a);
       const int64_t es = type_size(a.stype, call);
       const int64_t first = a.block ? local * a.rcount : sum(a.rcounts, local);
       const int64_t mine = a.block ? a.rcount : a.rcounts[local];

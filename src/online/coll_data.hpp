@@ -10,8 +10,9 @@
 //   scatter(v)  block i of root's             alltoall(v)          block i of every member's
 //   reduce_scatter(_block)  block i of the reduction               scan  x_0 op .. op x_i
 //   exscan      x_0 op .. op x_{i-1} (member 0: untouched)         barrier  nothing
-// The reduction folds from the highest rank down, acc = x_j op acc, so non-commutative
-// operations get MPI's canonical order. Members leave in any order, so inputs are copied at
+// Reductions fold the inputs in rank order as they arrive, acc = acc op x_j (MPI's operations
+// are associative), so non-commutative operations get MPI's canonical order, P members cost
+// O(P n) together, and a folded input is dropped at once. Members leave in any order, so inputs are copied at
 // entry, not read at exit; a member's outputs need only the deposits its algorithm waited for,
 // and a missing one is an internal error (checked), never a silent zero.
 // Agreement: every member must call the same collective with the same root (and, for
@@ -61,7 +62,8 @@ class CollInstance {
 
  private:
   const std::vector<std::byte>& input(int member, size_t block, const char* call) const;
-  std::vector<std::byte> reduce_range(int first, int last, const CollArgs& a) const;  // x_first op .. op x_last
+  void fold(const CollArgs& a);  // extends acc_ over the members deposited in rank order
+  const std::vector<std::byte>& prefix(int k, const CollArgs& a);  // x_0 op .. op x_k
 
   coll::CollOp op_;
   int root_;
@@ -70,6 +72,9 @@ class CollInstance {
   std::string first_call_;
   std::vector<std::vector<std::vector<std::byte>>> inputs_;  // member -> blocks
   std::vector<uint8_t> deposited_;
+  std::vector<std::byte> acc_;                  // reductions: x_0 op .. op x_{folded_-1}
+  int folded_ = 0;
+  std::vector<std::vector<std::byte>> prefix_;  // scans: prefix_[j] = x_0 op .. op x_j until delivered
   int left_ = 0;
 };
 

@@ -49,8 +49,9 @@ TypeRecord& lookup(MPI_Datatype t, const char* call, TypeUse use) {
   if (t == MPI_DATATYPE_NULL) mpi_fatal(call, "MPI_DATATYPE_NULL is not a datatype");
   TypeRecord* r = find_record(t);
   if (r == nullptr || (r->user_freed && use == TypeUse::kQuery)) {
-    mpi_fatal(call, "invalid datatype " + std::to_string(t) +
-                        (t >= kFirstDerivedType ? " (freed, or never created)" : " (no such handle)"));
+    mpi_fatal(call,
+              "invalid datatype " + std::to_string(t) +
+                  (t >= kFirstDerivedType ? " (freed, or never created)" : " (no such handle)"));
   }
   if (use == TypeUse::kCommunicate && !r->committed) {
     mpi_fatal(call, r->label + " is not committed (call MPI_Type_commit before using it)");
@@ -78,8 +79,8 @@ void pack(const void* buf, int64_t count, MPI_Datatype t, void* out) {
 }
 
 void unpack(const void* in, int64_t count, MPI_Datatype t, void* buf) {
-  typemap_unpack(lookup(t, "unpack", TypeUse::kCommunicate).map,
-                 static_cast<const std::byte*>(in), count, static_cast<std::byte*>(buf));
+  typemap_unpack(lookup(t, "unpack", TypeUse::kCommunicate).map, static_cast<const std::byte*>(in),
+                 count, static_cast<std::byte*>(buf));
 }
 
 bool is_contiguous(MPI_Datatype t) {
@@ -116,7 +117,9 @@ MPI_Datatype type_register(Typemap map, bool committed) {
   return t;
 }
 
-void type_commit(MPI_Datatype t, const char* call) { lookup(t, call, TypeUse::kQuery).committed = true; }
+void type_commit(MPI_Datatype t, const char* call) {
+  lookup(t, call, TypeUse::kQuery).committed = true;
+}
 
 bool type_is_committed(MPI_Datatype t, const char* call) {
   return lookup(t, call, TypeUse::kQuery).committed;

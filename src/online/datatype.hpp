@@ -16,10 +16,10 @@
 // Complexity: O(1) lookup; pack / unpack as typemap.hpp. Thread-safety: none (one thread).
 #pragma once
 
+#include <simfab/mpi.h>
+
 #include <cstdint>
 #include <string>
-
-#include <simfab/mpi.h>
 
 #include "online/typemap.hpp"
 

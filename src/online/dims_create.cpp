@@ -35,7 +35,8 @@ void dims_create(int nnodes, int ndims, int* dims, const char* call) {
   int64_t fixed = 1;
   std::vector<int> free_dims;
   for (int i = 0; i < ndims; ++i) {
-    if (dims[i] < 0) mpi_fatal(call, "dims[" + std::to_string(i) + "] " + std::to_string(dims[i]) + " < 0");
+    if (dims[i] < 0)
+      mpi_fatal(call, "dims[" + std::to_string(i) + "] " + std::to_string(dims[i]) + " < 0");
     if (dims[i] == 0) {
       free_dims.push_back(i);
     } else {
@@ -43,7 +44,8 @@ void dims_create(int nnodes, int ndims, int* dims, const char* call) {
     }
   }
   if (nnodes % fixed != 0 || (free_dims.empty() && fixed != nnodes)) {
-    mpi_fatal(call, std::to_string(nnodes) + " ranks do not fill a grid whose fixed dimensions have " +
+    mpi_fatal(call, std::to_string(nnodes) +
+                        " ranks do not fill a grid whose fixed dimensions have " +
                         std::to_string(fixed) + " ranks");
   }
   std::vector<int> sizes(free_dims.size(), 1);

@@ -1,8 +1,8 @@
 #include "online/error_classes.hpp"
 
-#include <array>
-
 #include <simfab/mpi.h>
+
+#include <array>
 
 namespace simfab::online {
 

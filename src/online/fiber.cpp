@@ -126,7 +126,8 @@ boost::context::fiber Fiber::run(boost::context::fiber&& caller) {
 
 void Fiber::swap_exception_state() {
   if constexpr (kSwapExceptionState) {
-    auto* globals = reinterpret_cast<EhState*>(abi::__cxa_get_globals());
+    // The thread's state never moves: look it up once (a call through the PLT and a TLS lookup).
+    thread_local EhState* const globals = reinterpret_cast<EhState*>(abi::__cxa_get_globals());
     std::swap(*globals, eh_);
   }
 }

@@ -27,7 +27,8 @@ const InfoEntries& env_info() {
 InfoEntries& user_info(MPI_Info info, const char* call) {
   if (info == MPI_INFO_NULL) mpi_fatal(call, "MPI_INFO_NULL is not an info object");
   InfoEntries* e = infos().find(info);
-  if (e == nullptr) mpi_fatal(call, "invalid info " + std::to_string(info) + " (freed, or never created)");
+  if (e == nullptr)
+    mpi_fatal(call, "invalid info " + std::to_string(info) + " (freed, or never created)");
   return *e;
 }
 
@@ -74,8 +75,8 @@ void info_set(MPI_Info info, const char* key, const char* value, const char* cal
   const std::string k = check_key(key, call);
   check_pointer(call, "value", value);
   if (std::strlen(value) > MPI_MAX_INFO_VAL) {
-    mpi_fatal(call, "info value of " + std::to_string(std::strlen(value)) + " characters (at most " +
-                        std::to_string(MPI_MAX_INFO_VAL) + ")");
+    mpi_fatal(call, "info value of " + std::to_string(std::strlen(value)) +
+                        " characters (at most " + std::to_string(MPI_MAX_INFO_VAL) + ")");
   }
   const auto it = find_key(e, k);
   if (it != e.end()) {
@@ -100,7 +101,9 @@ void info_delete(MPI_Info info, const char* key, const char* call) {
   e.erase(it);
 }
 
-int info_nkeys(MPI_Info info, const char* call) { return static_cast<int>(read(info, call).size()); }
+int info_nkeys(MPI_Info info, const char* call) {
+  return static_cast<int>(read(info, call).size());
+}
 
 const std::string& info_nthkey(MPI_Info info, int n, const char* call) {
   const InfoEntries& e = read(info, call);

@@ -8,10 +8,10 @@
 // Complexity: O(keys) per access (infos hold a few hints). Thread-safety: none.
 #pragma once
 
+#include <simfab/mpi.h>
+
 #include <optional>
 #include <string>
-
-#include <simfab/mpi.h>
 
 namespace simfab::online {
 

@@ -86,7 +86,13 @@ void OnlineProgram::resume(RankId r, SimTime t) {
   current_ = r;
   R.now = t;
   R.cpu_mark = cpu_seconds();
-  const bool finished = R.fiber->resume();
+  bool finished = R.fiber->resume();
+  while (!finished && kernel_work_) {  // the rank asked for kernel work on the main stack
+    const FunctionRef<void()> work = *kernel_work_;
+    kernel_work_.reset();
+    work();
+    finished = R.fiber->resume();
+  }
   current_ = -1;
   if (finished) R.done = true;
 }
@@ -107,6 +113,15 @@ SimTime OnlineProgram::scaled(double seconds) const {
                    : std::isfinite(speed)                               ? seconds
                                                                         : 0.0;
   return SimTime::from_seconds(s);
+}
+
+void OnlineProgram::on_kernel_stack(FunctionRef<void()> work) {
+  if (!Fiber::current()) {
+    work();
+    return;
+  }
+  kernel_work_ = work;
+  Fiber::yield();  // resume() runs `work` on the main stack and switches straight back
 }
 
 void OnlineProgram::block(std::function<bool()> until, std::string what) {
@@ -161,7 +176,7 @@ void OnlineProgram::charge(SimTime duration) {
   const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, 0);
   R.calc = id;
   R.calc_done = false;
-  ex_->ready(id, R.now);
+  on_kernel_stack([&] { ex_->ready(id, R.now); });
   block([&R] { return R.calc_done; }, "computing");
   advance_to(R.calc_end);
 }
@@ -664,7 +679,7 @@ void OnlineProgram::start_request(uint32_t i, const char* call) {
   }
   q.op = op;
   op_request_[op] = i;
-  ex_->ready(op, rank().now);
+  on_kernel_stack([&] { ex_->ready(op, rank().now); });
 }
 
 namespace {
@@ -753,7 +768,7 @@ void OnlineProgram::probe(int source, int tag, MPI_Comm c, MPI_Status* status, c
     const OpId op = issue(OpKind::kProbe, 0, q.peer, q.tag, q.context, i, 0);
     q.op = op;
     op_request_[op] = i;
-    ex_->ready(op, rank().now);
+    on_kernel_stack([&] { ex_->ready(op, rank().now); });
   } else {
     q.complete = true;
     q.done = rank().now;
@@ -816,21 +831,24 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
     q.complete = q.started = true;
     q.done = rank().now;
   } else {
-    const mpi::CommId id = cr.comm->id();
-    const int32_t tag = comms_.next_collective_tag(id, cr.rank);
-    q.coll_key = {id, static_cast<uint32_t>(tag)};
-    auto& inst = colls_[q.coll_key];
-    if (!inst) inst = std::make_shared<CollInstance>(a, cr.size);
-    inst->deposit(a, cr.rank);
-    q.coll = inst;
-    const TiAction act = timing_action(a, cr.rank, cr.size, nonblocking, counts_);
-    frag_.clear();
-    bool& smp = smp_ready_[{c, current_}];
-    build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice_,
-                        choice_.uses_smp_setup() ? &smp : nullptr);
-    rank().colls.push_back(i);
-    requests_[i].run = runner_.start(*ex_, frag_, current_, tag, cr.coll_context, rank().now,
-                                     id == mpi::kCommWorld ? nullptr : &cr.comm->group());
+    on_kernel_stack([&] {  // deposit, algorithm and its ops: deep frames, kept off the rank's stack
+      const mpi::CommId id = cr.comm->id();
+      const int32_t tag = comms_.next_collective_tag(id, cr.rank);
+      Request& req = requests_[i];
+      req.coll_key = {id, static_cast<uint32_t>(tag)};
+      auto& inst = colls_[req.coll_key];
+      if (!inst) inst = std::make_shared<CollInstance>(a, cr.size);
+      inst->deposit(a, cr.rank);
+      req.coll = inst;
+      const TiAction act = timing_action(a, cr.rank, cr.size, nonblocking, counts_);
+      frag_.clear();
+      bool& smp = smp_ready_[{c, current_}];
+      build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice_,
+                          choice_.uses_smp_setup() ? &smp : nullptr);
+      rank().colls.push_back(i);
+      requests_[i].run = runner_.start(*ex_, frag_, current_, tag, cr.coll_context, rank().now,
+                                       id == mpi::kCommWorld ? nullptr : &cr.comm->group());
+    });
   }
   MPI_Request h = static_cast<MPI_Request>(i + 1);
   if (nonblocking) return h;
@@ -908,31 +926,33 @@ MPI_Comm OnlineProgram::comm_create(MPI_Comm parent, mpi::CreationKind kind, int
     case mpi::CreationKind::kSplit: args = mpi::CreationArgs::split(colour == MPI_UNDEFINED ? mpi::kUndefined : colour, key, new_id); break;
     case mpi::CreationKind::kCreate: args = mpi::CreationArgs::create(group, new_id); break;
   }
-  mpi::CreationTicket ticket;
-  try {
-    ticket = comms_.arrive(pid, p.rank, args);
-  } catch (const mpi::MpiCallError& e) {
-    mpi_fatal(call, e.detail());
-  }
-  if (ticket.completed) recheck_blocked();
-  // Its cost: the collective the MPI libraries run to agree on the new communicator.
-  frag_.clear();
-  const TiKind tk = kind == mpi::CreationKind::kDup     ? TiKind::kCommDup
-                    : kind == mpi::CreationKind::kSplit ? TiKind::kCommSplit
-                                                        : TiKind::kCommCreate;
-  build_creation_fragment(frag_, tk, p.rank, p.size);
-  const int32_t tag = comms_.next_collective_tag(pid, p.rank);
-  const uint32_t i = new_request(Request::Kind::kColl);
-  requests_[i].coll_args.call = call;
-  R.colls.push_back(i);
-  requests_[i].run = runner_.start(*ex_, frag_, current_, tag, p.coll_context, R.now,
-                                   pid == mpi::kCommWorld ? nullptr : &p.comm->group());
+  uint32_t i = 0;
+  on_kernel_stack([&] {
+    mpi::CreationTicket ticket;
+    try {
+      ticket = comms_.arrive(pid, p.rank, args);
+    } catch (const mpi::MpiCallError& e) {
+      mpi_fatal(call, e.detail());
+    }
+    if (ticket.completed) recheck_blocked();
+    // Its cost: the collective the MPI libraries run to agree on the new communicator.
+    frag_.clear();
+    const TiKind tk = kind == mpi::CreationKind::kDup     ? TiKind::kCommDup
+                      : kind == mpi::CreationKind::kSplit ? TiKind::kCommSplit
+                                                          : TiKind::kCommCreate;
+    build_creation_fragment(frag_, tk, p.rank, p.size);
+    const int32_t tag = comms_.next_collective_tag(pid, p.rank);
+    i = new_request(Request::Kind::kColl);
+    requests_[i].coll_args.call = call;
+    R.colls.push_back(i);
+    requests_[i].run = runner_.start(*ex_, frag_, current_, tag, p.coll_context, R.now,
+                                     pid == mpi::kCommWorld ? nullptr : &p.comm->group());
+  });
   block([this, i, pid, k] { return requests_[i].complete && comms_.creation_complete(pid, k); },
         std::string(call) + " on " + describe_comm(parent));
   advance_to(requests_[i].done);
   MPI_Request h = static_cast<MPI_Request>(i + 1);
   consume(&h, MPI_STATUS_IGNORE);
-  (void)ticket;
   return new_id == mpi::kCommNull || !comms_.find(new_id) || !comms_.find(new_id)->group().contains(current_)
              ? MPI_COMM_NULL
              : handle_of(new_id);
@@ -1032,8 +1052,10 @@ MPI_Request OnlineProgram::rma_transfer(RankId from, RankId to, Bytes bytes) {
   q.op = send;
   op_request_[send] = i;
   op_request_[recv] = i;
-  ex_->ready(recv, rank().now);
-  ex_->ready(send, rank().now);
+  on_kernel_stack([&] {
+    ex_->ready(recv, rank().now);
+    ex_->ready(send, rank().now);
+  });
   return static_cast<MPI_Request>(i + 1);
 }
 

@@ -36,9 +36,11 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
+#include "core/function_ref.hpp"
 #include "core/sim_time.hpp"
 #include "mpi/coll/fragment.hpp"
 #include "mpi/coll/fragment_runner.hpp"
@@ -244,6 +246,10 @@ class OnlineProgram final : public Program, private EventHandler {
   void block(std::function<bool()> until, std::string what);
   void poke(RankId r, SimTime t);  // re-checks r's wake condition after an event at t
   void charge(SimTime duration);   // a calc op of `duration` on the running rank, waited for
+  // Runs `work` on the kernel's (main) stack: the simulator's deep call chains (collective
+  // algorithms, network models) never touch a rank's stack, so ranks' stacks stay small. Two
+  // context switches.
+  void on_kernel_stack(FunctionRef<void()> work);
   void advance_to(SimTime t);      // the running rank sleeps until t (no-op when t <= now)
   uint32_t p2p_request(Request::Kind kind, const void* buf, int count, MPI_Datatype type, int peer, int tag,
                        MPI_Comm c, uint8_t flags, const char* call);
@@ -273,6 +279,7 @@ class OnlineProgram final : public Program, private EventHandler {
   Executor* ex_ = nullptr;
   std::vector<Rank> ranks_;
   RankId current_ = -1;
+  std::optional<FunctionRef<void()>> kernel_work_;  // set by on_kernel_stack for resume()
   std::vector<Request> requests_;
   uint32_t free_requests_ = UINT32_MAX;
   std::vector<uint32_t> op_request_;  // OpId -> request index (point-to-point ops)

@@ -56,12 +56,16 @@ using Wrapping = decltype(std::make_unsigned_t<T>{} + 0u);
 struct Max {
   static constexpr MPI_Op kOp = MPI_MAX;
   template <class T>
-  static T apply(T a, T b) { return b < a ? a : b; }
+  static T apply(T a, T b) {
+    return b < a ? a : b;
+  }
 };
 struct Min {
   static constexpr MPI_Op kOp = MPI_MIN;
   template <class T>
-  static T apply(T a, T b) { return a < b ? a : b; }
+  static T apply(T a, T b) {
+    return a < b ? a : b;
+  }
 };
 struct Sum {
   static constexpr MPI_Op kOp = MPI_SUM;
@@ -88,32 +92,44 @@ struct Prod {
 struct Land {
   static constexpr MPI_Op kOp = MPI_LAND;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>(a != T{} && b != T{}); }
+  static T apply(T a, T b) {
+    return static_cast<T>(a != T{} && b != T{});
+  }
 };
 struct Lor {
   static constexpr MPI_Op kOp = MPI_LOR;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>(a != T{} || b != T{}); }
+  static T apply(T a, T b) {
+    return static_cast<T>(a != T{} || b != T{});
+  }
 };
 struct Lxor {
   static constexpr MPI_Op kOp = MPI_LXOR;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>((a != T{}) != (b != T{})); }
+  static T apply(T a, T b) {
+    return static_cast<T>((a != T{}) != (b != T{}));
+  }
 };
 struct Band {
   static constexpr MPI_Op kOp = MPI_BAND;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>(a & b); }
+  static T apply(T a, T b) {
+    return static_cast<T>(a & b);
+  }
 };
 struct Bor {
   static constexpr MPI_Op kOp = MPI_BOR;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>(a | b); }
+  static T apply(T a, T b) {
+    return static_cast<T>(a | b);
+  }
 };
 struct Bxor {
   static constexpr MPI_Op kOp = MPI_BXOR;
   template <class T>
-  static T apply(T a, T b) { return static_cast<T>(a ^ b); }
+  static T apply(T a, T b) {
+    return static_cast<T>(a ^ b);
+  }
 };
 // Pairs: a = in, b = inout; equal values keep the lower index.
 struct Minloc {
@@ -155,15 +171,25 @@ ReduceKernel integer_kernel(MPI_Op op) {
   return pick<T, Max, Min, Sum, Prod, Land, Lor, Lxor, Band, Bor, Bxor>(op);
 }
 template <class T>
-ReduceKernel float_kernel(MPI_Op op) { return pick<T, Max, Min, Sum, Prod>(op); }
+ReduceKernel float_kernel(MPI_Op op) {
+  return pick<T, Max, Min, Sum, Prod>(op);
+}
 template <class T>
-ReduceKernel complex_kernel(MPI_Op op) { return pick<T, Sum, Prod>(op); }
+ReduceKernel complex_kernel(MPI_Op op) {
+  return pick<T, Sum, Prod>(op);
+}
 template <class T>
-ReduceKernel logical_kernel(MPI_Op op) { return pick<T, Land, Lor, Lxor>(op); }
+ReduceKernel logical_kernel(MPI_Op op) {
+  return pick<T, Land, Lor, Lxor>(op);
+}
 template <class T>
-ReduceKernel byte_kernel(MPI_Op op) { return pick<T, Band, Bor, Bxor>(op); }
+ReduceKernel byte_kernel(MPI_Op op) {
+  return pick<T, Band, Bor, Bxor>(op);
+}
 template <class V>
-ReduceKernel pair_kernel(MPI_Op op) { return pick<ValueIndex<V>, Minloc, Maxloc>(op); }
+ReduceKernel pair_kernel(MPI_Op op) {
+  return pick<ValueIndex<V>, Minloc, Maxloc>(op);
+}
 inline ReduceKernel no_kernel(MPI_Op) { return nullptr; }
 
 }  // namespace simfab::online::kernels

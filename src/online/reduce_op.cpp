@@ -17,8 +17,9 @@ namespace simfab::online {
 namespace {
 
 constexpr std::array<const char*, MPI_NO_OP + 1> kBuiltinNames{
-    "MPI_OP_NULL", "MPI_MAX",  "MPI_MIN",  "MPI_SUM",    "MPI_PROD",   "MPI_LAND",    "MPI_BAND",   "MPI_LOR",
-    "MPI_BOR",     "MPI_LXOR", "MPI_BXOR", "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
+    "MPI_OP_NULL", "MPI_MAX",    "MPI_MIN",    "MPI_SUM",     "MPI_PROD",
+    "MPI_LAND",    "MPI_BAND",   "MPI_LOR",    "MPI_BOR",     "MPI_LXOR",
+    "MPI_BXOR",    "MPI_MINLOC", "MPI_MAXLOC", "MPI_REPLACE", "MPI_NO_OP"};
 
 struct UserOp {
   MPI_User_function* fn;
@@ -60,13 +61,14 @@ void erase_if_unused(MPI_Op op, const UserOp& u) {
   } else {
     what += basic_type(map.element)->name;
     if (t != map.element) what += std::string(" (the basic type of ") + type_name(t) + ")";
-    if (op == MPI_MINLOC || op == MPI_MAXLOC) what += "; it takes a pair type such as MPI_DOUBLE_INT";
+    if (op == MPI_MINLOC || op == MPI_MAXLOC)
+      what += "; it takes a pair type such as MPI_DOUBLE_INT";
   }
   mpi_fatal(call, what);
 }
 
-void reduce_builtin(MPI_Op op, const std::byte* in, std::byte* inout, int64_t count,
-                    MPI_Datatype t, const char* call) {
+void reduce_builtin(MPI_Op op, const std::byte* in, std::byte* inout, int64_t count, MPI_Datatype t,
+                    const char* call) {
   const Typemap& map = type_layout(t, call, TypeUse::kCommunicate);
   if (op == MPI_NO_OP) return;
   if (op == MPI_REPLACE) {
@@ -86,8 +88,8 @@ void call_user(const UserOp& u, void* in, void* inout, int64_t count, int64_t ex
   for (int64_t done = 0; done < count;) {
     int n = static_cast<int>(std::min<int64_t>(count - done, INT_MAX));
     MPI_Datatype dt = t;
-    u.fn(static_cast<std::byte*>(in) + done * extent, static_cast<std::byte*>(inout) + done * extent,
-         &n, &dt);
+    u.fn(static_cast<std::byte*>(in) + done * extent,
+         static_cast<std::byte*>(inout) + done * extent, &n, &dt);
     done += std::min<int64_t>(count - done, INT_MAX);
   }
 }

@@ -17,10 +17,10 @@
 // temporaries (2 x the buffers' span) and the pack / unpack. Thread-safety: none.
 #pragma once
 
+#include <simfab/mpi.h>
+
 #include <cstdint>
 #include <string>
-
-#include <simfab/mpi.h>
 
 namespace simfab::online {
 

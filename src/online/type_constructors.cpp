@@ -10,7 +10,9 @@ namespace simfab::online {
 
 namespace {
 
-std::string at(const char* array, int i) { return std::string(array) + "[" + std::to_string(i) + "]"; }
+std::string at(const char* array, int i) {
+  return std::string(array) + "[" + std::to_string(i) + "]";
+}
 
 // n pieces of the old type: blocklength_of(i) copies at disp_of(i) bytes.
 template <class BlockLength, class Disp>
@@ -50,8 +52,8 @@ int64_t extent_of(MPI_Datatype old, const char* call) { return type_layout(old, 
 
 MPI_Datatype type_contiguous(int count, MPI_Datatype old, const char* call) {
   check_count(call, "count", count);
-  return replicate(call, 1, old, [count](int) -> int64_t { return count; },
-                   [](int) -> int64_t { return 0; });
+  return replicate(
+      call, 1, old, [count](int) -> int64_t { return count; }, [](int) -> int64_t { return 0; });
 }
 
 MPI_Datatype type_vector(int count, int blocklength, int stride, MPI_Datatype old,
@@ -118,10 +120,12 @@ MPI_Datatype type_subarray(int ndims, const int* sizes, const int* subsizes, con
   check_array(call, "array_of_subsizes", subsizes, ndims);
   check_array(call, "array_of_starts", starts, ndims);
   if (order != MPI_ORDER_C && order != MPI_ORDER_FORTRAN) {
-    mpi_fatal(call, "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
+    mpi_fatal(call,
+              "order " + std::to_string(order) + " is neither MPI_ORDER_C nor MPI_ORDER_FORTRAN");
   }
   for (int d = 0; d < ndims; ++d) {
-    if (sizes[d] < 1) mpi_fatal(call, at("array_of_sizes", d) + " " + std::to_string(sizes[d]) + " < 1");
+    if (sizes[d] < 1)
+      mpi_fatal(call, at("array_of_sizes", d) + " " + std::to_string(sizes[d]) + " < 1");
     check_count(call, at("array_of_subsizes", d).c_str(), subsizes[d]);
     check_count(call, at("array_of_starts", d).c_str(), starts[d]);
     if (static_cast<int64_t>(starts[d]) + subsizes[d] > sizes[d]) {
@@ -131,8 +135,8 @@ MPI_Datatype type_subarray(int ndims, const int* sizes, const int* subsizes, con
     }
   }
   Typemap shape = type_layout(old, call);  // one row of the sub-array, then planes, ...
-  int64_t stride = shape.extent();          // bytes between consecutive indices of dimension d
-  int64_t offset = 0;                       // of the sub-array's first element
+  int64_t stride = shape.extent();         // bytes between consecutive indices of dimension d
+  int64_t offset = 0;                      // of the sub-array's first element
   for (int k = 0; k < ndims; ++k) {
     const int d = order == MPI_ORDER_C ? ndims - 1 - k : k;
     std::vector<TypePiece> pieces;

@@ -10,9 +10,9 @@
 // typemap.hpp.
 #pragma once
 
-#include <cstdint>
-
 #include <simfab/mpi.h>
+
+#include <cstdint>
 
 namespace simfab::online {
 

@@ -38,8 +38,8 @@ inline constexpr MPI_Datatype kNoElements = MPI_DATATYPE_NULL;  // the type hold
 inline constexpr MPI_Datatype kMixedElements = -1;
 
 struct TypeBlock {
-  int64_t offset;  // bytes from the instance's start (may be negative)
-  int64_t count;   // consecutive elements of `basic`
+  int64_t offset;      // bytes from the instance's start (may be negative)
+  int64_t count;       // consecutive elements of `basic`
   MPI_Datatype basic;  // a scalar predefined type (never a pair type)
   int32_t basic_size;
 };

@@ -143,6 +143,18 @@ void then_after(Fragment& f, uint32_t begin, uint32_t mid) {
     if (d.succ >= mid && d.succ < end) has_pred[d.succ - mid] = 1;
   // end_ops() returns a view of a scratch buffer that require() does not touch.
   std::span<const uint32_t> ends = f.end_ops(begin, mid);
+  size_t heads = 0;
+  for (uint8_t h : has_pred) heads += h ? 0 : 1;
+  if (ends.size() * heads >= kJoinThreshold) {
+    // A zero-time calc joins the phases: ends + heads edges instead of ends x heads (a linear
+    // barrier's gather and release on P ranks would otherwise cost P^2 edges at the root).
+    const std::vector<uint32_t> copy(ends.begin(), ends.end());
+    const uint32_t join = f.calc(SimTime::zero());
+    for (uint32_t e : copy) f.require(join, e);
+    for (uint32_t i = mid; i < end; ++i)
+      if (!has_pred[i - mid]) f.require(i, join);
+    return;
+  }
   for (uint32_t i = mid; i < end; ++i)
     if (!has_pred[i - mid])
       for (uint32_t e : ends) f.require(i, e);

@@ -46,6 +46,8 @@
 //
 // then_after(f, begin, mid) sequences two phases of one rank, as two blocking calls would: every
 // op of [mid, size()) with no predecessor inside that phase requires every end op of [begin, mid).
+// When that is kJoinThreshold edges or more (ends x heads), a zero-time calc appended to the
+// fragment joins them instead (ends + heads edges): the same start times, linear memory.
 //
 // Complexity: tree_node O(children + log P); the walks O(n * children) ops and edges.
 #pragma once
@@ -85,6 +87,7 @@ void tree_up(Fragment& f, const TreeNode& node, Bytes bytes, Segs data, const Re
 void tree_down_blocking(Fragment& f, const TreeNode& node, Bytes bytes, Segs data);
 
 // REQUIRES: begin <= mid <= f.size().
+inline constexpr size_t kJoinThreshold = 4096;
 void then_after(Fragment& f, uint32_t begin, uint32_t mid);
 
 }  // namespace simfab::coll

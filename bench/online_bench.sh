@@ -1,0 +1,90 @@
+#!/usr/bin/env bash
+# Online-mode benchmark (issue 7): the same MPI program, examples/mpi/allreduce_loop.c (ITERS
+# iterations of 1 Mflop of declared computation and an MPI_Allreduce of 1000 doubles), run by
+# `simfab exec` (built with simfab-cc) and by SimGrid 3.32's smpirun (built with smpicc, computation
+# declared with smpi_execute_flops, not benchmarked), on the same SimGrid XML cluster
+# (`gen_schedule platform-xml N`) and hostfile, both with SimGrid's SMPI network model and its
+# default collective selector (simfab: --cfg network/model=smpi, online/compute=declared).
+#
+#   bash bench/online_bench.sh BUILD_DIR [--no-peer] [--quick]
+#     --no-peer  simfab only          --quick  N <= 1024 only
+#
+# Per N (256, 1024, 4096 ranks), one row: simfab's wall time and peak RSS (GNU time, the whole
+# process: program loading included), SimGrid's, their ratios, the predicted time per iteration
+# each program prints (MPI_Wtime), and their relative difference. Then the fiber microbenchmark
+# (build/fiber_bench: context switch, memory per fiber).
+# Environment: SIMFAB_BENCH_TIMEOUT (seconds per run, default 600).
+set -u
+build=$(cd "${1:?usage: online_bench.sh BUILD_DIR [--no-peer] [--quick]}" && pwd)
+shift
+peer=1
+sizes="256 1024 4096"
+for a in "$@"; do
+  case "$a" in
+    --no-peer) peer=0 ;;
+    --quick) sizes="256 1024" ;;
+    *) echo "online_bench.sh: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+root=$(cd "$(dirname "$0")/.." && pwd)
+timeout=${SIMFAB_BENCH_TIMEOUT:-600}
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+if [ $peer -eq 1 ] && ! command -v smpicc > /dev/null; then
+  echo "online_bench.sh: smpicc not found (bash bench/simgrid_install.sh installs SimGrid 3.32); running simfab only"
+  peer=0
+fi
+
+"$build/simfab-cc" -O2 -o "$tmp/app_simfab" "$root/examples/mpi/allreduce_loop.c" || exit 1
+if [ $peer -eq 1 ]; then
+  (cd "$tmp" && smpicc -O2 -DUSE_SMPI -o app_smpi "$root/examples/mpi/allreduce_loop.c" 2> smpicc.log) || {
+    echo "online_bench.sh: smpicc failed:"; cat "$tmp/smpicc.log"; exit 1; }
+fi
+
+measure() {  # measure OUT_PREFIX CMD... -> OUT_PREFIX.out, OUT_PREFIX.time ("wall rss_kib")
+  local out=$1
+  shift
+  /usr/bin/time -f "%e %M" -o "$out.time" timeout "$timeout" "$@" > "$out.out" 2> "$out.err"
+  return $?
+}
+per_iter() { sed -n 's/.* \([0-9.e+-]*\) s per iteration.*/\1/p' "$1" | head -n 1; }
+
+printf "%6s  %10s %10s  %10s %10s  %8s %8s  %14s %14s %10s\n" N "simfab s" "simfab MiB" "SimGrid s" "SimGrid MiB" \
+  "wall x" "mem x" "simfab s/iter" "SimGrid s/iter" "rel. diff"
+iters=10
+for n in $sizes; do
+  "$build/gen_schedule" platform-xml "$n" > "$tmp/p.xml"
+  "$build/gen_schedule" hostfile "$n" > "$tmp/h.txt"
+  measure "$tmp/sf" "$build/simfab" exec -np "$n" --platform "$tmp/p.xml" --hostfile "$tmp/h.txt" \
+    --cfg network/model=smpi --cfg online/compute=declared --quiet "$tmp/app_simfab" 1000 $iters
+  sf_rc=$?
+  read -r sf_wall sf_rss < "$tmp/sf.time"
+  sf_iter=$(per_iter "$tmp/sf.out")
+  if [ $sf_rc -ne 0 ] || ! grep -q ": OK;" "$tmp/sf.out"; then
+    echo "N=$n: simfab failed (status $sf_rc):"; head -5 "$tmp/sf.err"; continue
+  fi
+  sg_wall="-"; sg_mib="-"; sg_iter="-"; ratio="-"; mem_ratio="-"; diff="-"
+  if [ $peer -eq 1 ]; then
+    (cd "$tmp" && measure "$tmp/sg" smpirun -np "$n" -platform "$tmp/p.xml" -hostfile "$tmp/h.txt" \
+      --cfg=smpi/simulate-computation:no --cfg=smpi/privatization:dlopen --log=root.thres:critical \
+      ./app_smpi 1000 $iters)
+    sg_rc=$?
+    if [ $sg_rc -eq 0 ] && grep -q ": OK;" "$tmp/sg.out"; then
+      read -r sg_wall sg_rss < "$tmp/sg.time"
+      sg_iter=$(per_iter "$tmp/sg.out")
+      sg_mib=$(python3 -c "print('%.0f' % ($sg_rss / 1024))")
+      ratio=$(python3 -c "print('%.1f' % ($sg_wall / max($sf_wall, 1e-3)))")
+      mem_ratio=$(python3 -c "print('%.1f' % ($sg_rss / $sf_rss))")
+      diff=$(python3 -c "print('%.2e' % (($sf_iter - $sg_iter) / $sg_iter))")
+    else
+      sg_wall="failed($sg_rc)"
+      head -3 "$tmp/sg.err" | sed 's/^/    SimGrid: /'
+    fi
+  fi
+  printf "%6s  %10s %10.0f  %10s %10s  %8s %8s  %14s %14s %10s\n" "$n" "$sf_wall" "$(python3 -c "print($sf_rss / 1024)")" \
+    "$sg_wall" "$sg_mib" "$ratio" "$mem_ratio" "$sf_iter" "$sg_iter" "$diff"
+done
+if [ -x "$build/fiber_bench" ]; then
+  echo
+  "$build/fiber_bench"
+fi

@@ -3,6 +3,7 @@
  * column datatype for the east/west halos), MPI_Waitall, and a residual MPI_Allreduce. The grid
  * starts at 0 with a fixed boundary of 1; after ITER sweeps every rank checks its interior against
  * a serial computation of the same sweeps (done redundantly by rank 0 and broadcast).
+ * G must be divisible by both dimensions of the process grid.
  *   stencil2d [G] [ITER] */
 #include <mpi.h>
 #include <stdio.h>
@@ -42,6 +43,12 @@ int main(int argc, char** argv) {
   int north, south, west, east;
   MPI_Cart_shift(cart, 0, 1, &north, &south);
   MPI_Cart_shift(cart, 1, 1, &west, &east);
+  if (g % dims[0] != 0 || g % dims[1] != 0) {
+    if (rank == 0)
+      fprintf(stderr, "stencil2d: the grid size %d must be divisible by the %dx%d process grid\n", g, dims[0], dims[1]);
+    MPI_Finalize();
+    return 2;
+  }
   const int rows = g / dims[0], cols = g / dims[1];
   const int r0 = coords[0] * rows, c0 = coords[1] * cols, w = cols + 2;
   double* u = calloc((size_t)(rows + 2) * (size_t)w, sizeof(double));

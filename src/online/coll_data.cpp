@@ -1,5 +1,6 @@
 #include "online/coll_data.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -69,7 +70,11 @@ void CollInstance::deposit(const CollArgs& a, int local) {
                       op_ == CollOp::kGatherv || op_ == CollOp::kScatter || op_ == CollOp::kScatterv;
   if (rooted && a.root != root_)
     mpi_fatal(a.call, "root " + std::to_string(a.root) + " differs from another member's root " + std::to_string(root_));
-  if (reduction(op_) && a.mop != mop_) mpi_fatal(a.call, "the members pass different reduction operations");
+  // Built-in operations must agree; user operations are per-rank handles (each rank's
+  // MPI_Op_create, in its own copy of the program), so only their kind is compared.
+  const bool builtin = a.mop > MPI_OP_NULL && a.mop <= MPI_NO_OP, first_builtin = mop_ > MPI_OP_NULL && mop_ <= MPI_NO_OP;
+  if (reduction(op_) && (builtin || first_builtin) && a.mop != mop_)
+    mpi_fatal(a.call, "the members pass different reduction operations");
   auto& in = inputs_[static_cast<size_t>(local)];
   const char* call = a.call;
   switch (op_) {
@@ -143,7 +148,8 @@ void CollInstance::fold(const CollArgs& a) {
   while (folded_ < size_ && deposited_[static_cast<size_t>(folded_)]) {
     Block x = std::move(inputs_[static_cast<size_t>(folded_)][0]);
     inputs_[static_cast<size_t>(folded_)].clear();
-    if (folded_ > 0) reduce_packed(mop_, acc_.data(), x.data(), n, a.stype, a.call);  // x = acc op x_j
+    // With the depositing member's own handles (a user operation runs in that rank's copy).
+    if (folded_ > 0) reduce_packed(a.mop, acc_.data(), x.data(), n, a.stype, a.call);  // x = acc op x_j
     acc_ = std::move(x);
     if (scan) prefix_.push_back(acc_);
     ++folded_;
@@ -156,6 +162,29 @@ const std::vector<std::byte>& CollInstance::prefix(int k, const CollArgs& a) {
   if (op_ == CollOp::kScan || op_ == CollOp::kExscan) return prefix_[static_cast<size_t>(k)];
   SIMFAB_CHECK(k == size_ - 1, "CollInstance::prefix: only scans keep partial reductions");
   return acc_;
+}
+
+bool CollInstance::ready(int local) const {
+  const auto all = [&] { return std::all_of(deposited_.begin(), deposited_.end(), [](uint8_t d) { return d != 0; }); };
+  switch (op_) {
+    case CollOp::kBarrier: return true;
+    case CollOp::kBcast:
+    case CollOp::kScatter:
+    case CollOp::kScatterv: return local == root_ || deposited_[static_cast<size_t>(root_)];
+    case CollOp::kReduce: return local != root_ || folded_ == size_;
+    case CollOp::kAllreduce:
+    case CollOp::kReduceScatter: return folded_ == size_;
+    case CollOp::kScan: return folded_ > local;
+    case CollOp::kExscan: return folded_ >= local;
+    case CollOp::kGather:
+    case CollOp::kGatherv: return local != root_ || all();
+    case CollOp::kAllgather:
+    case CollOp::kAllgatherv:
+    case CollOp::kAlltoall:
+    case CollOp::kAlltoallv: return all();
+    case CollOp::kCount: break;
+  }
+  return true;
 }
 
 bool CollInstance::outputs(const CollArgs& a, int local) {

@@ -4,7 +4,8 @@
 // mpi/coll/); its data is computed here, exactly, from copies: when member i enters, deposit()
 // packs the inputs it contributes (its send buffer, or with MPI_IN_PLACE its part of the receive
 // buffer; a scatter's root packs one block per member, an alltoall member one block per peer);
-// when member i's share of the messages has completed, outputs() writes what MPI says i receives:
+// when member i's share of the messages has completed and the inputs it needs are there
+// (ready()), outputs() writes what MPI says i receives:
 //   bcast       root's buffer                 reduce / allreduce   x_0 op x_1 op ... op x_{P-1}
 //   gather(v)   block j from member j (root)  allgather(v)         block j from member j
 //   scatter(v)  block i of root's             alltoall(v)          block i of every member's
@@ -13,8 +14,8 @@
 // Reductions fold the inputs in rank order as they arrive, acc = acc op x_j (MPI's operations
 // are associative), so non-commutative operations get MPI's canonical order, P members cost
 // O(P n) together, and a folded input is dropped at once. Members leave in any order, so inputs are copied at
-// entry, not read at exit; a member's outputs need only the deposits its algorithm waited for,
-// and a missing one is an internal error (checked), never a silent zero.
+// entry, not read at exit; a member whose messages completed before an input it needs was
+// deposited waits for that deposit (never a silent zero).
 // Agreement: every member must call the same collective with the same root (and, for
 // reductions, the same operation); otherwise mpi_fatal names both calls.
 // Memory: the packed inputs of one collective instance, freed when its last member has left.
@@ -57,6 +58,10 @@ class CollInstance {
   CollInstance(const CollArgs& first, int size);
   // Member `local` enters: checks it agrees with the first member's call and copies its inputs.
   void deposit(const CollArgs& a, int local);
+  // Whether every input member `local`'s outputs depend on has been deposited. An algorithm's
+  // messages need not carry every member's contribution to every other (Schedgen's patterns time
+  // communication, not data flow), so a member whose messages are done waits for this too.
+  bool ready(int local) const;
   // Member `local`'s share completed: writes its outputs. Returns true when it was the last.
   bool outputs(const CollArgs& a, int local);
 

@@ -330,10 +330,7 @@ void OnlineProgram::on_completed(OpId op, SimTime t) {
       if (!runner_.contains(requests_[q].run, op)) continue;
       if (runner_.on_completed(*ex_, requests_[q].run, op, t)) {
         R.colls.erase(R.colls.begin() + static_cast<std::ptrdiff_t>(i));
-        Request& req = requests_[q];
-        if (req.coll && req.coll->outputs(req.coll_args, req.coll_local)) colls_.erase(req.coll_key);
-        req.coll.reset();
-        complete_request(q, t);
+        finish_collective(q, t);
       }
       return;
     }
@@ -362,6 +359,27 @@ void OnlineProgram::on_completed(OpId op, SimTime t) {
   if (--req.parts > 0) return;
   req.op = kNoOp;
   complete_request(q, t);
+}
+
+void OnlineProgram::finish_collective(uint32_t q, SimTime t) {
+  Request& req = requests_[q];
+  if (req.coll && !req.coll->ready(req.coll_local)) {  // its messages are done, an input is not
+    req.done = t;
+    awaiting_data_[req.coll_key].push_back(q);
+    return;
+  }
+  if (req.coll && req.coll->outputs(req.coll_args, req.coll_local)) colls_.erase(req.coll_key);
+  req.coll.reset();
+  complete_request(q, t);
+}
+
+void OnlineProgram::release_awaiting(const std::pair<mpi::CommId, uint32_t>& key, SimTime t) {
+  auto it = awaiting_data_.find(key);
+  if (it == awaiting_data_.end()) return;
+  std::vector<uint32_t> waiting;
+  waiting.swap(it->second);
+  awaiting_data_.erase(it);
+  for (uint32_t q : waiting) finish_collective(q, std::max(t, requests_[q].done));
 }
 
 void OnlineProgram::on_matched(OpId recv, uint32_t send_user) {
@@ -663,6 +681,7 @@ void OnlineProgram::start_request(uint32_t i, const char* call) {
   q.active = true;
   q.complete = false;
   q.started = false;
+  q.parts = 1;
   q.status = MPI_Status{};
   if (q.peer == kProcNull) {
     q.complete = q.started = true;
@@ -840,6 +859,7 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
       if (!inst) inst = std::make_shared<CollInstance>(a, cr.size);
       inst->deposit(a, cr.rank);
       req.coll = inst;
+      release_awaiting(req.coll_key, rank().now);
       const TiAction act = timing_action(a, cr.rank, cr.size, nonblocking, counts_);
       frag_.clear();
       bool& smp = smp_ready_[{c, current_}];

@@ -260,6 +260,10 @@ class OnlineProgram final : public Program, private EventHandler {
   Request& request_of(MPI_Request r, const char* call);
   void start_request(uint32_t index, const char* call);
   void complete_request(uint32_t index, SimTime t);
+  // A collective request whose messages completed at t: outputs and completion, or, when an
+  // input it needs is not deposited yet, a wait in awaiting_data_ until release_awaiting.
+  void finish_collective(uint32_t q, SimTime t);
+  void release_awaiting(const std::pair<mpi::CommId, uint32_t>& key, SimTime t);
   // Consumes completed request `index` (its handle *r): status out, then freed or made inactive.
   void consume(MPI_Request* r, MPI_Status* status);
   bool done(MPI_Request r) const;  // MPI_REQUEST_NULL and inactive persistent ones count as done
@@ -294,6 +298,7 @@ class OnlineProgram final : public Program, private EventHandler {
   std::map<MPI_Comm, std::string> comm_names_;
   std::map<std::pair<mpi::CommId, uint32_t>, std::shared_ptr<CollInstance>> colls_;  // (comm, tag)
   std::map<std::pair<MPI_Comm, RankId>, bool> smp_ready_;
+  std::map<std::pair<mpi::CommId, uint32_t>, std::vector<uint32_t>> awaiting_data_;  // (comm, tag) -> requests
   std::map<uint32_t, std::pair<SharedBlock, int>> shared_blocks_;  // k-th call -> (block, users)
   coll::Fragment frag_;
   std::vector<Bytes> counts_;  // scratch: a v-collective's per-rank bytes

@@ -54,6 +54,16 @@ OnlineProgram::~OnlineProgram() {
 
 void OnlineProgram::start(Executor& ex) {
   ex_ = &ex;
+  if (options_.measured) {  // the CPU time one reading of the clock costs: the least of 64 deltas
+    double least = 1.0;
+    double prev = cpu_seconds();
+    for (int i = 0; i < 64; ++i) {
+      const double now = cpu_seconds();
+      least = std::min(least, now - prev);
+      prev = now;
+    }
+    clock_cost_s_ = least;
+  }
   ex.engine().set_handler(EventKind::kFrontEnd, this);
   for (RankId r = 0; r < num_ranks(); ++r) {
     Rank& R = ranks_[static_cast<size_t>(r)];
@@ -188,7 +198,12 @@ void OnlineProgram::enter(const char* call, bool any_time) {
     if (R.mpi == Rank::Mpi::kBefore) mpi_fatal(call, "called before MPI_Init");
     if (R.mpi == Rank::Mpi::kFinalized) mpi_fatal(call, "called after MPI_Finalize");
   }
-  if (options_.measured) charge(scaled(cpu_seconds() - R.cpu_mark));
+  if (options_.measured) {
+    // The thread CPU clock is a system call here (about 1.4 us on a VM): its own cost, measured
+    // once (clock_cost_s_), is not the program's.
+    const double burst = cpu_seconds() - R.cpu_mark - clock_cost_s_;
+    if (burst >= options_.cpu_threshold_s) charge(scaled(burst));  // SMPI's smpi/cpu-threshold
+  }
 }
 
 void OnlineProgram::leave() {

@@ -61,6 +61,7 @@ struct OnlineOptions {
   bool measured = true;           // online/compute=measured (else declared)
   double reference_speed = 0;     // flop/s of this machine's core; 0: as fast as each simulated host
   SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
+  double cpu_threshold_s = 1e-6;  // measured bursts shorter than this are not charged
 };
 
 inline constexpr int kTagUpperBound = 2147483647;  // MPI_TAG_UB
@@ -283,6 +284,7 @@ class OnlineProgram final : public Program, private EventHandler {
   Executor* ex_ = nullptr;
   std::vector<Rank> ranks_;
   RankId current_ = -1;
+  double clock_cost_s_ = 0;  // CPU seconds one reading of the thread CPU clock costs
   std::optional<FunctionRef<void()>> kernel_work_;  // set by on_kernel_stack for resume()
   std::vector<Request> requests_;
   uint32_t free_requests_ = UINT32_MAX;

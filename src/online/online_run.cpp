@@ -22,6 +22,11 @@ void register_online_keys(Config& cfg) {
                "simfab exec: flop/s of this machine's core (e.g. 2Gf); measured time t then costs t * speed / "
                "the simulated host's speed; 0: t as measured", {}});
   cfg.declare({"online/stack-size", CfgType::kBytes, "256KiB", "simfab exec: each rank's stack (guard page below)", {}});
+  cfg.declare({"online/cpu-threshold", CfgType::kTime, "1us",
+               "simfab exec, measured mode: computation bursts shorter than this (this machine's CPU time, "
+               "before scaling) are not charged, as SMPI's smpi/cpu-threshold: they are mostly the MPI "
+               "library's own work around a call",
+               {}});
   cfg.declare({"online/poll-cost", CfgType::kTime, "100ns",
                "simfab exec: simulated time an MPI_Test* or MPI_Iprobe that finds nothing costs", {}});
 }
@@ -61,6 +66,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg) {
     opt.reference_speed = *s;
   }
   opt.poll_cost = cfg.time("online/poll-cost");
+  opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
 
   ProgramImage image(in.program.front());
   install_crash_guard();

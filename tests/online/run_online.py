@@ -82,6 +82,12 @@ def examples_cases(src):
     ex("privatization", [1, 4, 8])
     ex("sampling", [1, 4])
     ex("hello", [1, 4], label="hello (C++)")
+    ex("onesided", [1, 2, 4, 5, 8])
+    # Measured computation (not declared): the CPU time between calls, scaled by
+    # cpu/reference-speed / host speed (1 Gf/s on the default cluster).
+    for speed, ratio in (("0", "1"), ("2Gf", "2")):
+        cases.append(Case(f"measured compute, reference speed {speed}", "measured", 2, args=[ratio],
+                          opts=["--cfg", f"cpu/reference-speed={speed}"], ok=r"(?m)^measured: .*\bOK\b"))
 
     # Other network models and platforms.
     smpi = ["--cfg", "network/model=smpi"]

@@ -11,8 +11,10 @@
 #
 # Per N (256, 1024, 4096 ranks), one row: simfab's wall time and peak RSS (GNU time, the whole
 # process: program loading included), SimGrid's, their ratios, the predicted time per iteration
-# each program prints (MPI_Wtime), and their relative difference. Then the fiber microbenchmark
-# (build/fiber_bench: context switch, memory per fiber).
+# each program prints (MPI_Wtime), and their relative difference. Then the MPI call overhead per
+# simulated message (bench/online_pingpong.c: 400k messages of 8 B), the ranks per GiB of a
+# program that allocates little, and the fiber microbenchmark (build/fiber_bench: context
+# switch, memory per fiber).
 # Environment: SIMFAB_BENCH_TIMEOUT (seconds per run, default 600).
 set -u
 build=$(cd "${1:?usage: online_bench.sh BUILD_DIR [--no-peer] [--quick]}" && pwd)
@@ -84,6 +86,17 @@ for n in $sizes; do
   printf "%6s  %10s %10.0f  %10s %10s  %8s %8s  %14s %14s %10s\n" "$n" "$sf_wall" "$(python3 -c "print($sf_rss / 1024)")" \
     "$sg_wall" "$sg_mib" "$ratio" "$mem_ratio" "$sf_iter" "$sg_iter" "$diff"
 done
+# MPI call overhead per simulated message, and ranks per GiB of a program that allocates little.
+"$build/simfab-cc" -O2 -o "$tmp/pp" "$root/bench/online_pingpong.c" || exit 1
+rounds=200000
+measure "$tmp/pp" "$build/simfab" exec -np 2 --cfg online/compute=declared --quiet "$tmp/pp" $rounds
+read -r pp_wall pp_rss < "$tmp/pp.time"
+echo
+python3 -c "print('MPI call overhead: %.2f us of wall time per simulated message (%d messages in %.2f s, 8 B ping-pong, declared compute)' % ($pp_wall / (2 * $rounds) * 1e6, 2 * $rounds, $pp_wall))"
+measure "$tmp/idle" "$build/simfab" exec -np 4096 --cfg online/compute=declared --quiet "$tmp/pp" 0
+read -r idle_wall idle_rss < "$tmp/idle.time"
+python3 -c "print('ranks per GiB: %.0f (4096 ranks of a program that only calls MPI_Init/MPI_Finalize: %.0f MiB, %.2f s)' % (4096 / ($idle_rss / 1048576), $idle_rss / 1024, $idle_wall))"
+
 if [ -x "$build/fiber_bench" ]; then
   echo
   "$build/fiber_bench"

@@ -187,7 +187,10 @@ void overflow_in_fiber() {
 
 // A store to address 16: a fault like a null dereference, which UBSan's null check (in the
 // sanitizer build) does not intercept first.
-volatile int* bad_address() { return reinterpret_cast<volatile int*>(uintptr_t{16}); }
+volatile int* bad_address() {
+  static volatile uintptr_t address = 16;  // opaque to the optimiser
+  return reinterpret_cast<volatile int*>(address);
+}
 
 void null_dereference_in_fiber() {
   install_crash_guard();

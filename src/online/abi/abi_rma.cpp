@@ -15,6 +15,29 @@ int access(Call& c, MPI_Win win, const Rma::Transfer& t) {
   return MPI_SUCCESS;
 }
 
+// An access of `kind` to `count` elements of `type` at displacement `disp` of `target`'s window.
+Rma::Transfer at_target(Rma::Access kind, int target, MPI_Aint disp, int count, MPI_Datatype type) {
+  Rma::Transfer t;
+  t.kind = kind;
+  t.target = target;
+  t.disp = disp;
+  t.target_count = count;
+  t.target_type = type;
+  return t;
+}
+
+void from_origin(Rma::Transfer& t, const void* origin, int count, MPI_Datatype type) {
+  t.origin = origin;
+  t.origin_count = count;
+  t.origin_type = type;
+}
+
+void into_result(Rma::Transfer& t, void* result, int count, MPI_Datatype type) {
+  t.result = result;
+  t.result_count = count;
+  t.result_type = type;
+}
+
 }  // namespace
 
 extern "C" {
@@ -50,45 +73,24 @@ int MPI_Win_fence(int, MPI_Win win) {
 int MPI_Put(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp, int target_count,
             MPI_Datatype target_type, MPI_Win win) {
   Call c("MPI_Put");
-  Rma::Transfer t;
-  t.kind = Rma::Access::kPut;
-  t.origin = origin;
-  t.origin_count = origin_count;
-  t.origin_type = origin_type;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = target_count;
-  t.target_type = target_type;
+  Rma::Transfer t = at_target(Rma::Access::kPut, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
   return access(c, win, t);
 }
 
 int MPI_Get(void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp, int target_count,
             MPI_Datatype target_type, MPI_Win win) {
   Call c("MPI_Get");
-  Rma::Transfer t;
-  t.kind = Rma::Access::kGet;
-  t.result = origin;
-  t.result_count = origin_count;
-  t.result_type = origin_type;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = target_count;
-  t.target_type = target_type;
+  Rma::Transfer t = at_target(Rma::Access::kGet, target, disp, target_count, target_type);
+  into_result(t, origin, origin_count, origin_type);
   return access(c, win, t);
 }
 
 int MPI_Accumulate(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp,
                    int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win) {
   Call c("MPI_Accumulate");
-  Rma::Transfer t;
-  t.kind = Rma::Access::kAccumulate;
-  t.origin = origin;
-  t.origin_count = origin_count;
-  t.origin_type = origin_type;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = target_count;
-  t.target_type = target_type;
+  Rma::Transfer t = at_target(Rma::Access::kAccumulate, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
   t.op = op;
   return access(c, win, t);
 }
@@ -97,18 +99,9 @@ int MPI_Get_accumulate(const void* origin, int origin_count, MPI_Datatype origin
                        MPI_Datatype result_type, int target, MPI_Aint disp, int target_count, MPI_Datatype target_type,
                        MPI_Op op, MPI_Win win) {
   Call c("MPI_Get_accumulate");
-  Rma::Transfer t;
-  t.kind = Rma::Access::kGetAccumulate;
-  t.origin = origin;
-  t.origin_count = origin_count;
-  t.origin_type = origin_type;
-  t.result = result;
-  t.result_count = result_count;
-  t.result_type = result_type;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = target_count;
-  t.target_type = target_type;
+  Rma::Transfer t = at_target(Rma::Access::kGetAccumulate, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
+  into_result(t, result, result_count, result_type);
   t.op = op;
   return access(c, win, t);
 }
@@ -116,18 +109,9 @@ int MPI_Get_accumulate(const void* origin, int origin_count, MPI_Datatype origin
 int MPI_Fetch_and_op(const void* origin, void* result, MPI_Datatype type, int target, MPI_Aint disp, MPI_Op op,
                      MPI_Win win) {
   Call c("MPI_Fetch_and_op");
-  Rma::Transfer t;
-  t.kind = Rma::Access::kGetAccumulate;
-  t.origin = origin;
-  t.origin_count = op == MPI_NO_OP ? 0 : 1;
-  t.origin_type = type;
-  t.result = result;
-  t.result_count = 1;
-  t.result_type = type;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = 1;
-  t.target_type = type;
+  Rma::Transfer t = at_target(Rma::Access::kGetAccumulate, target, disp, 1, type);
+  from_origin(t, origin, op == MPI_NO_OP ? 0 : 1, type);
+  into_result(t, result, 1, type);
   t.op = op;
   return access(c, win, t);
 }
@@ -138,15 +122,10 @@ int MPI_Compare_and_swap(const void* origin, const void* compare, void* result, 
   require_ptr(origin, "origin_addr", c.name());
   require_ptr(compare, "compare_addr", c.name());
   require_ptr(result, "result_addr", c.name());
-  Rma::Transfer t;
-  t.kind = Rma::Access::kCompareAndSwap;
+  Rma::Transfer t = at_target(Rma::Access::kCompareAndSwap, target, disp, 1, type);
   t.origin = origin;
   t.compare = compare;
   t.result = result;
-  t.target = target;
-  t.disp = disp;
-  t.target_count = 1;
-  t.target_type = type;
   return access(c, win, t);
 }
 

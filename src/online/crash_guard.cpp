@@ -1,5 +1,7 @@
 #include "online/crash_guard.hpp"
 
+#include <stdio.h>
+
 #include <signal.h>
 #include <ucontext.h>
 #include <unistd.h>
@@ -114,6 +116,14 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     } else {
       line.str("crashed: ").str(signal_text(sig)).str(" at address ").hex(addr).str("\n");
     }
+  }
+  // The rank's output so far: best effort, without stdio's locks (the fault may have happened
+  // inside stdio, holding one); a fault while flushing lands here again and skips this.
+  static volatile sig_atomic_t flushing = 0;
+  if (running != nullptr && !flushing) {
+    flushing = 1;
+    fflush_unlocked(stdout);
+    fflush_unlocked(stderr);
   }
   line.write_stderr();
   if (running != nullptr) ::_exit(kExitRankCrash);

@@ -80,8 +80,7 @@ void OnlineProgram::run_rank(RankId r) {
   const ProgramImage::Main main = image_.load_copy(r);
   Rank& R = ranks_[static_cast<size_t>(r)];
   const int status = main(static_cast<int>(R.args.size()), R.argv.data());
-  if (status != 0) exit_rank(status);
-  R.done = true;
+  end_rank(status);
 }
 
 void OnlineProgram::handle(SimTime now, uint64_t r) {
@@ -198,11 +197,18 @@ void OnlineProgram::enter(const char* call, bool any_time) {
     if (R.mpi == Rank::Mpi::kBefore) mpi_fatal(call, "called before MPI_Init");
     if (R.mpi == Rank::Mpi::kFinalized) mpi_fatal(call, "called after MPI_Finalize");
   }
+  // A poll that fails right after a failed poll, with no computation in between, extends the
+  // streak (spinning()); any other call or computation ends it.
+  R.spin_streak = R.spins;
+  R.spins = 0;
   if (options_.measured) {
     // The thread CPU clock is a system call here (about 1.4 us on a VM): its own cost, measured
     // once (clock_cost_s_), is not the program's.
     const double burst = cpu_seconds() - R.cpu_mark - clock_cost_s_;
-    if (burst >= options_.cpu_threshold_s) charge(scaled(burst));  // SMPI's smpi/cpu-threshold
+    if (burst >= options_.cpu_threshold_s) {  // SMPI's smpi/cpu-threshold
+      R.spin_streak = 0;
+      charge(scaled(burst));
+    }
   }
 }
 
@@ -245,7 +251,20 @@ void OnlineProgram::abort_run(int code) {
 }
 
 void OnlineProgram::exit_rank(int status) {
+  end_rank(status);
+  Fiber::yield();  // never resumed: the rank is over (its stack is abandoned, not unwound)
+  std::abort();
+}
+
+void OnlineProgram::end_rank(int status) {
   Rank& R = rank();
+  if (status == 0 && R.mpi == Rank::Mpi::kInitialized) {  // as mpirun: MPI_Init without MPI_Finalize
+    std::fflush(stdout);
+    std::fprintf(stderr, "simfab: rank %d called MPI_Init but ended without calling MPI_Finalize; the run stops\n",
+                 current_);
+    std::fflush(stderr);
+    std::_Exit(1);
+  }
   if (status != 0) {
     std::fflush(stdout);
     std::fprintf(stderr, "simfab: rank %d exited with status %d; the run stops\n", current_, status);
@@ -254,8 +273,6 @@ void OnlineProgram::exit_rank(int status) {
   }
   R.done = true;
   R.exit_status = 0;
-  Fiber::yield();  // never resumed: the rank is over (its stack is abandoned, not unwound)
-  std::abort();
 }
 
 const std::string& OnlineProgram::host_name() const { return platform_.host(rank().host).name; }
@@ -397,6 +414,23 @@ void OnlineProgram::release_awaiting(const std::pair<mpi::CommId, uint32_t>& key
   for (uint32_t q : waiting) finish_collective(q, std::max(t, requests_[q].done));
 }
 
+void unpack_prefix(const std::byte* data, int64_t bytes, int64_t count, MPI_Datatype type, void* buf, const char* call) {
+  const int64_t size = type_size(type, call);
+  if (size == 0 || bytes == 0) return;
+  const int64_t whole = std::min(count, bytes / size);
+  if (whole > 0) unpack(data, whole, type, buf);
+  const int64_t rest = bytes - whole * size;
+  if (rest <= 0 || whole >= count) return;
+  // A message that ends inside an element (MPI_Get_elements counts its basic elements): pack the
+  // element as the buffer holds it, overwrite the received prefix, unpack it back, so the bytes
+  // the message does not reach keep their values.
+  std::byte* element = static_cast<std::byte*>(buf) + whole * type_extent(type, call);
+  std::vector<std::byte> tmp(static_cast<size_t>(size));
+  pack(element, 1, type, tmp.data());
+  std::memcpy(tmp.data(), data + whole * size, static_cast<size_t>(rest));
+  unpack(tmp.data(), 1, type, element);
+}
+
 void OnlineProgram::on_matched(OpId recv, uint32_t send_user) {
   if (coll::FragmentRunner::owns(ops_[recv]) || send_user == kNoPayload || (send_user & coll::FragmentRunner::kOpFlag))
     return;
@@ -404,9 +438,7 @@ void OnlineProgram::on_matched(OpId recv, uint32_t send_user) {
   SIMFAB_CHECK(q != kNoRequest && send_user < payloads_.size(), "online: a match without request or payload");
   Request& req = requests_[q];
   std::vector<std::byte>& data = payloads_[send_user];
-  const int64_t size = type_size(req.type, "MPI_Recv");
-  const int64_t n = size == 0 ? 0 : static_cast<int64_t>(data.size()) / size;
-  if (n > 0) unpack(data.data(), n, req.type, req.rbuf);
+  unpack_prefix(data.data(), static_cast<int64_t>(data.size()), req.count, req.type, req.rbuf, req.call);
   data.clear();
   data.shrink_to_fit();
   free_payloads_.push_back(send_user);
@@ -422,6 +454,12 @@ void OnlineProgram::complete_request(uint32_t index, SimTime t) {
     return;
   }
   poke(q.owner, t);
+}
+
+std::string OnlineProgram::locate_op(OpId id) const {
+  if (id >= op_request_.size() || op_request_[id] == kNoRequest) return {};
+  const Request& q = requests_[op_request_[id]];
+  return "rank " + std::to_string(q.owner) + ": " + (q.call ? q.call : "MPI");
 }
 
 std::string OnlineProgram::describe_blocked(RankId r) const {
@@ -479,9 +517,8 @@ void OnlineProgram::fill_status(MPI_Status* st, const Request& q) const {
       st->MPI_SOURCE = MPI_PROC_NULL;
       st->MPI_TAG = MPI_ANY_TAG;
       st->simfab_count = 0;
-    } else if (!q.status.simfab_cancelled) {
-      const mpi::Comm* c = q.comm == MPI_COMM_SELF ? nullptr : comms_.find(comm_id_of(q.comm));
-      st->MPI_SOURCE = q.comm == MPI_COMM_SELF ? 0 : c ? c->group().local_rank(q.status.MPI_SOURCE) : q.status.MPI_SOURCE;
+    } else if (!q.status.simfab_cancelled) {  // the world rank as a rank of the request's communicator
+      st->MPI_SOURCE = q.comm == MPI_COMM_SELF ? 0 : q.group ? q.group->local_rank(q.status.MPI_SOURCE) : q.status.MPI_SOURCE;
     }
   } else {
     *st = MPI_Status{};
@@ -523,9 +560,19 @@ void OnlineProgram::wait(MPI_Request* r, MPI_Status* status, const char* call) {
   consume(r, status);
 }
 
+bool OnlineProgram::spinning() {
+  Rank& R = rank();
+  R.spins = R.spin_streak + 1;
+  return R.spins > kSpinLimit;
+}
+
 bool OnlineProgram::test(MPI_Request* r, MPI_Status* status, const char* call) {
   if (*r != MPI_REQUEST_NULL) request_of(*r, call);
   if (!done(*r)) {
+    if (spinning()) {  // nothing but polling: wait for it (a deadlock is then reported as one)
+      wait(r, status, call);
+      return true;
+    }
     charge(options_.poll_cost);
     if (!done(*r)) return false;
   }
@@ -570,7 +617,7 @@ bool OnlineProgram::test_all(int n, MPI_Request* rs, MPI_Status* statuses, const
       if (!done(rs[i])) return false;
     return true;
   };
-  if (!all()) {
+  if (!all() && !spinning()) {
     charge(options_.poll_cost);
     if (!all()) return false;
   }
@@ -600,7 +647,7 @@ bool OnlineProgram::wait_any(int n, MPI_Request* rs, int* index, MPI_Status* sta
     }
     return best;
   };
-  if (!blocking && active_done(true) < 0) {
+  if (!blocking && active_done(true) < 0 && !spinning()) {
     charge(options_.poll_cost);
     if (active_done(true) < 0) return false;
   }
@@ -749,6 +796,8 @@ uint32_t OnlineProgram::p2p_request(Request::Kind kind, const void* buf, int cou
   q.context = cr.p2p_context;
   q.flags = flags;
   q.comm = c;
+  q.call = call;
+  if (cr.comm && cr.comm->id() != mpi::kCommWorld) q.group = std::make_shared<mpi::Group>(cr.comm->group());
   return i;
 }
 
@@ -830,6 +879,10 @@ bool OnlineProgram::iprobe(int source, int tag, MPI_Comm c, MPI_Status* status, 
   MsgStatus ms;
   auto look = [&] { return ex_->iprobe(current_, src, tag == MPI_ANY_TAG ? kAnyTag : tag, cr.p2p_context, &ms); };
   bool found = look();
+  if (!found && spinning()) {  // nothing but polling: a blocking probe (deadlocks are reported)
+    probe(source, tag, c, status, call);
+    return true;
+  }
   if (!found) {
     charge(options_.poll_cost);
     found = look();

@@ -83,6 +83,7 @@ class OnlineProgram final : public Program, private EventHandler {
   void on_matched(OpId recv, uint32_t send_user) override;
   bool rank_finished(RankId r) const override { return ranks_[static_cast<size_t>(r)].done; }
   std::string describe_blocked(RankId r) const override;
+  std::string locate_op(OpId id) const override;  // "rank 1: MPI_Recv" (MPI_ERR_TRUNCATE)
 
   // ---- the services the C ABI calls (always from inside the running rank's fiber) ----
   RankId me() const { return current_; }
@@ -194,6 +195,8 @@ class OnlineProgram final : public Program, private EventHandler {
     bool done = false;
     bool wake_scheduled = false;
     bool calc_done = false;
+    uint32_t spins = 0;        // failed polls in a row (test/iprobe with no computation between)
+    uint32_t spin_streak = 0;  // spins before the current call
     int exit_status = 0;
     OpId calc = kNoOp;  // the computation being charged
     SimTime calc_end = SimTime::zero();
@@ -229,6 +232,8 @@ class OnlineProgram final : public Program, private EventHandler {
     uint32_t context = 0;
     uint8_t flags = 0;
     MPI_Comm comm = MPI_COMM_NULL;
+    std::shared_ptr<const mpi::Group> group;  // its communicator's (not world), alive after MPI_Comm_free
+    const char* call = nullptr;               // the MPI function that created it
     MPI_Status status{};
     // collectives
     CollArgs coll_args;
@@ -241,6 +246,9 @@ class OnlineProgram final : public Program, private EventHandler {
   void handle(SimTime now, uint64_t rank) override;  // EventKind::kFrontEnd: resume a rank
   void resume(RankId r, SimTime t);
   void run_rank(RankId r);  // the fiber's body
+  // The running rank ends with `status` (main returned it, or exit()): a non-zero status, or an
+  // MPI_Init without MPI_Finalize, stops the run as mpirun does.
+  void end_rank(int status);
   Rank& rank() { return ranks_[static_cast<size_t>(current_)]; }
   const Rank& rank() const { return ranks_[static_cast<size_t>(current_)]; }
   // Blocks the running rank until `until()` holds (checked after each of its events).
@@ -252,6 +260,12 @@ class OnlineProgram final : public Program, private EventHandler {
   // context switches.
   void on_kernel_stack(FunctionRef<void()> work);
   void advance_to(SimTime t);      // the running rank sleeps until t (no-op when t <= now)
+  // A failed poll (MPI_Test*, MPI_Iprobe) of the running rank: true once kSpinLimit of them came in
+  // a row with nothing else in between. The poll then waits for what it tests, so a program that
+  // only spins advances to the event it waits for, and a poll that can never succeed ends in a
+  // deadlock report instead of spinning forever.
+  bool spinning();
+  static constexpr uint32_t kSpinLimit = 64;
   uint32_t p2p_request(Request::Kind kind, const void* buf, int count, MPI_Datatype type, int peer, int tag,
                        MPI_Comm c, uint8_t flags, const char* call);
   std::string describe_request(uint32_t index, const char* call) const;

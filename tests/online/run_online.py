@@ -83,6 +83,7 @@ def examples_cases(src):
     ex("sampling", [1, 4])
     ex("hello", [1, 4], label="hello (C++)")
     ex("onesided", [1, 2, 4, 5, 8])
+    ex("cart", [6])
     # Measured computation (not declared): the CPU time between calls, scaled by
     # cpu/reference-speed / host speed (1 Gf/s on the default cluster).
     for speed, ratio in (("0", "1"), ("2Gf", "2")):

@@ -307,6 +307,38 @@ int MPI_Cart_rank(MPI_Comm comm, const int* coords, int* rank) {
   return MPI_SUCCESS;
 }
 
+int MPI_Cart_sub(MPI_Comm comm, const int remain_dims[], MPI_Comm* newcomm) {
+  Call c("MPI_Cart_sub");
+  require_ptr(remain_dims, "remain_dims", c.name());
+  require_ptr(newcomm, "newcomm", c.name());
+  const auto cart = c->cart(comm, c.name());  // a copy: creating the new communicator may grow the table
+  int rank = c->comm(comm, c.name()).rank;
+  // Colour: the coordinates along the dropped dimensions; key: the rank, so the kept dimensions
+  // stay in row-major order.
+  std::vector<int> coords(cart.dims.size());
+  for (size_t d = cart.dims.size(); d-- > 0;) {
+    coords[d] = rank % cart.dims[d];
+    rank /= cart.dims[d];
+  }
+  int color = 0;
+  simfab::online::OnlineProgram::Cart sub;
+  for (size_t d = 0; d < cart.dims.size(); ++d) {
+    if (remain_dims[d]) {
+      sub.dims.push_back(cart.dims[d]);
+      sub.periods.push_back(cart.periods[d]);
+    } else {
+      color = color * cart.dims[d] + coords[d];
+    }
+  }
+  *newcomm = c->comm_create(comm, mpi::CreationKind::kSplit, color, c->comm(comm, c.name()).rank, {}, c.name());
+  if (sub.dims.empty()) {  // MPI: a zero-dimensional grid of one process
+    sub.dims.push_back(1);
+    sub.periods.push_back(0);
+  }
+  c->set_cart(*newcomm, sub);
+  return MPI_SUCCESS;
+}
+
 int MPI_Cart_shift(MPI_Comm comm, int direction, int disp, int* source, int* dest) {
   Call c("MPI_Cart_shift");
   const auto& cart = c->cart(comm, c.name());

@@ -165,6 +165,26 @@ int MPI_Win_flush_all(MPI_Win win) {
   return MPI_SUCCESS;
 }
 
+// simfab copies an access's data when it is made, so local completion is remote completion.
+int MPI_Win_flush_local(int rank, MPI_Win win) {
+  Call c("MPI_Win_flush_local");
+  rma().flush(c.get(), rank, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_flush_local_all(MPI_Win win) {
+  Call c("MPI_Win_flush_local_all");
+  rma().flush(c.get(), -1, win, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_sync(MPI_Win win) {  // one address space: public and private copies are the same memory
+  Call c("MPI_Win_sync");
+  MPI_Group g = rma().group(c.get(), win, c.name());  // validates the window
+  c->free_group(&g, c.name());
+  return MPI_SUCCESS;
+}
+
 int MPI_Win_post(MPI_Group group, int, MPI_Win win) {
   Call c("MPI_Win_post");
   rma().post(c.get(), group, win, c.name());

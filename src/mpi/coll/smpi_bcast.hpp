@@ -1,7 +1,8 @@
 // SimGrid 3.32's own broadcasts that its ompi and mpich selectors pick (select_smpi.hpp), as
 // `smpirun -replay` runs them: trees on REAL ranks rooted at rank 0 (not rotated to the root),
 // with a first blocking message root -> 0 when the root is another rank, which the root then
-// receives again from its parent in the tree ("FIXME: if root is not zero" in SimGrid's sources).
+// receives again from its parent in the tree (SimGrid marks this root-is-not-zero case unfinished
+// in its sources; simfab reproduces what SimGrid does, not what it meant).
 //
 //   function               SimGrid 3.32 source (src/smpi/colls/bcast/)   tree (parent; children)
 //   smpi_relay_bcast kChain      bcast-NTSL.cpp   r-1; r+1 (< P)          "non-topology-specific

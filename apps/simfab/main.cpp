@@ -21,6 +21,7 @@
 
 #include "cli_options.hpp"
 #include "platform_cmd.hpp"
+#include "sweep_cmd.hpp"
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
@@ -36,7 +37,7 @@ namespace {
 constexpr const char* kUsage =
     "usage:\n"
     "  simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE]\n"
-    "             [--cfg key=value]... [--json FILE] [--reproducible] [--quiet]\n"
+    "             [--cfg key=value]... [--json FILE] [--reproducible] [--quiet] [--sweep SPEC]\n"
     "      Predict the run of an application (a GOAL schedule or a SimGrid time-independent\n"
     "      trace) on a platform (YAML). A GOAL schedule may run without --platform (ideal hosts).\n"
     "      --hostfile FILE   the host of each rank: one host name (or host:count) per line, as\n"
@@ -46,6 +47,8 @@ constexpr const char* kUsage =
     "      --json FILE       also write the results as JSON (written only on success)\n"
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
+    "      --sweep SPEC      run once per setting and print a time/energy table: KEY=A..B,\n"
+    "                        KEY=v1,v2 or a file of key=value lines (pstate = energy/pstate)\n"
     "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
     "              [--reproducible] [--quiet] PROGRAM [ARGS...]\n"
     "      Run an MPI program built with simfab-cc (or simfab-cxx) inside the simulation: N ranks,\n"
@@ -125,7 +128,7 @@ int finish_run(const RunResult& r, const Config& cfg, const std::string& json_pa
   if (!json_path.empty())
     write_file_atomically(json_path, "the JSON output file",
                           [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
-  if (!quiet) print_summary(std::cout, r);
+  if (!quiet) print_summary(std::cout, r, cfg);
   return 0;
 }
 
@@ -178,18 +181,21 @@ int cmd_run(const std::vector<std::string>& args) {
   register_builtin_keys(cfg);
   SimulationInput in;
   std::string json_path;
+  std::string sweep;
   bool reproducible = false, quiet = false;
   static constexpr CliOption kOptions[] = {{"--platform"}, {"--goal"},         {"--trace"},        {"--hostfile"},
                                            {"--cfg"},      {"--json"},         {"--reproducible", false},
-                                           {"--quiet", false}};
+                                           {"--quiet", false}, {"--sweep"}};
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg)) return;
     if (name == "--json") json_path = value;
     else if (name == "--reproducible") reproducible = true;
+    else if (name == "--sweep") sweep = value;
     else quiet = true;
   });
   if (in.goal_path.empty() == in.trace_path.empty())
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
+  if (!sweep.empty()) return run_sweep(sweep, in, cfg, json_path, quiet);
 
   RunResult r = run_simulation(in, cfg);
   if (!r.exec.blocked.empty()) return report_deadlock(r);

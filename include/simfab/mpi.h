@@ -556,6 +556,11 @@ int MPI_Win_get_group(MPI_Win win, MPI_Group* group);
  * to the calling rank instead of measuring. */
 void simfab_compute(double flops);
 void simfab_sleep(double seconds);
+/* DVFS (energy): the pstate of the calling rank's host, from now on for every computation on
+ * it; pstate 0 is the platform's first speed. An index the host lacks stops the run (exit 2). */
+int simfab_set_pstate(int pstate);
+int simfab_get_pstate(void);
+int simfab_pstate_count(void);
 /* Memory shared by all ranks (one allocation per call site): for programs whose data does not
  * matter to the simulation, so that many ranks fit in one process. */
 void* simfab_shared_malloc(size_t bytes);

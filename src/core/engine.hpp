@@ -24,7 +24,9 @@ enum class EventKind : uint8_t {
   kDelivery = 1,  // the last byte of a message reached its destination (mpi/executor)
   kNetwork = 2,   // a network model's internal event (net/*)
   kFrontEnd = 3,  // a front-end's own event (online mode: a rank's fiber resumes)
-  kCount = 4,
+  kCpu = 4,       // a computation on a shared or DVFS host ends (cpu/host_cpus)
+  kGovernor = 5,  // a DVFS governor samples its hosts (energy/governor)
+  kCount = 6,
 };
 
 class EventHandler {

@@ -28,53 +28,109 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   engine_.set_handler(EventKind::kDelivery, &delivery_handler_);
 }
 
+void Executor::set_cpus(cpu::HostCpus* cpus) {
+  cpus_ = cpus;
+  if (!cpus_) return;
+  cpus_->set_client(this);
+  if (!cpus_->any_dynamic()) return;
+  parked_calc_.assign(calc_wait_.size(), 0);
+  parked_send_.assign(send_wait_.size(), 0);
+  parked_wait_.assign(waiting_.size(), 0);
+}
+
 void Executor::ready(OpId id, SimTime t) {
   const Op& op = ops_[id];
   // Push at the earliest time the op's resources allow (LogGOPSim does the same), never earlier
   // than its dependencies allow.
-  SimTime at = max(t, cpu(op.rank, op.cpu));
+  SimTime at = cpu_or(op.rank, op.cpu, t);
   if (op.kind == OpKind::kSend) at = max(at, nic_send(op.rank, op.nic));
   engine_.schedule(max(at, engine_.now()), EventKind::kOpReady, id);
 }
 
 void Executor::on_op(SimTime t, OpId id) {
-  Op& op = ops_[id];
-  switch (op.kind) {
-    case OpKind::kCalc: {
-      const RankId r = op.rank;
-      const uint8_t ci = op.cpu;
-      Queue& q = calc_wait_[static_cast<size_t>(r) * ncpus_ + ci];
-      SimTime& c = cpu(r, ci);
-      const bool head = op.flags & op_flag::kQueued;
-      if (must_wait(q, id, c, t)) return;
-      c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), r);
-      op.flags |= op_flag::kStarted | op_flag::kDone;
-      SimTime end = c;
-      program_.on_started(id, end);
-      program_.on_completed(id, end);
-      if (head) wake_next(q, cpu(r, ci));
-      return;
-    }
+  switch (ops_[id].kind) {
+    case OpKind::kCalc: run_calc(t, id); return;
     case OpKind::kSend: run_send(t, id); return;
     case OpKind::kRecv: run_recv(t, id); return;
     case OpKind::kProbe: run_probe(t, id); return;
   }
 }
 
+void Executor::run_calc(SimTime t, OpId id) {
+  Op& op = ops_[id];
+  const RankId r = op.rank;
+  const uint8_t ci = op.cpu;
+  Queue& q = calc_wait_[calc_slot(r, ci)];
+  uint8_t& pk = parked(parked_calc_, calc_slot(r, ci));
+  SimTime& c = cpu(r, ci);
+  const bool head = op.flags & op_flag::kQueued;
+  if (must_wait(q, id, c, t, pk)) return;
+  const HostId h = host_of(r);
+  const bool computes = cpus_ && op.amount > 0 && !(op.flags & op_flag::kDelay);
+  if (computes && cpus_->dynamic(h)) {
+    // Its end depends on what else the host runs and on its pstate: computation_done tells.
+    c = SimTime::never();
+    op.flags |= op_flag::kStarted;
+    cpus_->start(h, id, op.amount);
+    if (head) wake_next(q, c, pk);
+    return;
+  }
+  c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), r);
+  if (computes) cpus_->fixed(h, t, c);
+  op.flags |= op_flag::kStarted | op_flag::kDone;
+  SimTime end = c;
+  program_.on_started(id, end);
+  program_.on_completed(id, end);
+  if (head) wake_next(q, cpu(r, ci), pk);
+}
+
+void Executor::computation_done(uint32_t token, SimTime t) {
+  const OpId id = token;
+  Op& op = ops_[id];
+  const RankId r = op.rank;
+  const uint8_t ci = op.cpu;
+  cpu(r, ci) = t;
+  op.flags |= op_flag::kDone;
+  // What waited for this CPU goes on: its calc queue, its send queues, arrived messages.
+  auto unpark = [&](uint8_t& flag, OpId head) {
+    if (!flag) return;
+    flag = 0;
+    engine_.schedule(t, EventKind::kOpReady, head);
+  };
+  unpark(parked_calc_[calc_slot(r, ci)], calc_wait_[calc_slot(r, ci)].head);
+  for (uint8_t ni = 0; ni < nnics_; ++ni)
+    unpark(parked_send_[send_slot(r, ci, ni)], send_wait_[send_slot(r, ci, ni)].head);
+  uint8_t& pw = parked_wait_[static_cast<size_t>(r)];
+  if (pw) {
+    const uint32_t m = waiting_[static_cast<size_t>(r)].head;
+    pw = 0;
+    schedule_or_park(max(t, receiver_free(msgs_[m])), EventKind::kDelivery, m, pw);
+  }
+  SimTime end = t;
+  program_.on_started(id, end);
+  program_.on_completed(id, end);
+}
+
+void Executor::schedule_or_park(SimTime avail, EventKind kind, uint64_t index, uint8_t& parked) {
+  if (busy_until_done(avail)) parked = 1;
+  else engine_.schedule(avail, kind, index);
+}
+
 void Executor::run_send(SimTime t, OpId id) {
   Op& op = ops_[id];
   const RankId r = op.rank;
   const uint8_t ci = op.cpu, ni = op.nic;
-  Queue& q = send_wait_[(static_cast<size_t>(r) * ncpus_ + ci) * nnics_ + ni];
+  Queue& q = send_wait_[send_slot(r, ci, ni)];
+  uint8_t& pk = parked(parked_send_, send_slot(r, ci, ni));
   SimTime& c = cpu(r, ci);
   SimTime& n = nic_send(r, ni);
   const bool head = op.flags & op_flag::kQueued;
-  if (must_wait(q, id, max(c, n), t)) return;
+  if (must_wait(q, id, max(c, n), t, pk)) return;
   start_send(t, id);
-  if (head) wake_next(q, max(cpu(r, ci), nic_send(r, ni)));
+  if (head) wake_next(q, max(cpu(r, ci), nic_send(r, ni)), pk);
 }
 
-bool Executor::must_wait(Queue& q, OpId id, SimTime avail, SimTime t) {
+bool Executor::must_wait(Queue& q, OpId id, SimTime avail, SimTime t, uint8_t& parked) {
   Op& op = ops_[id];
   if (avail > t) {
     if (!(op.flags & op_flag::kQueued)) {
@@ -83,7 +139,7 @@ bool Executor::must_wait(Queue& q, OpId id, SimTime avail, SimTime t) {
       append_op(q, id);
       if (!first) return true;  // behind others: woken when it reaches the head
     }
-    engine_.schedule(avail, EventKind::kOpReady, id);  // the head: retry when they free up
+    schedule_or_park(avail, EventKind::kOpReady, id, parked);  // the head: retry when they free up
     return true;
   }
   if (op.flags & op_flag::kQueued) {
@@ -96,8 +152,8 @@ bool Executor::must_wait(Queue& q, OpId id, SimTime avail, SimTime t) {
   return false;
 }
 
-void Executor::wake_next(const Queue& q, SimTime avail) {
-  if (q.head != kNoOp) engine_.schedule(max(avail, engine_.now()), EventKind::kOpReady, q.head);
+void Executor::wake_next(const Queue& q, SimTime avail, uint8_t& parked) {
+  if (q.head != kNoOp) schedule_or_park(max(avail, engine_.now()), EventKind::kOpReady, q.head, parked);
 }
 
 void Executor::start_send(SimTime t, OpId id) {
@@ -143,9 +199,13 @@ void Executor::complete_rendezvous_sender(const Msg& m, SimTime t) {
   Op& s = ops_[m.send_op];
   SimTime& c = cpu(s.rank, s.cpu);
   SimTime& n = nic_send(s.rank, s.nic);
-  c = max(c, t);
   n = max(n, t);
   s.flags |= op_flag::kDone;
+  if (busy_until_done(c)) {  // its rank computes meanwhile
+    program_.on_completed(m.send_op, t);
+    return;
+  }
+  c = max(c, t);
   program_.on_completed(m.send_op, c);
 }
 
@@ -172,7 +232,7 @@ uint32_t Executor::take_unexpected(RankId r, const Op& recv) {
 void Executor::run_recv(SimTime t, OpId id) {
   const RankId r = ops_[id].rank;
   ops_[id].flags |= op_flag::kStarted;
-  program_.on_started(id, max(t, cpu(r, ops_[id].cpu)));
+  program_.on_started(id, cpu_or(r, ops_[id].cpu, t));
   // Search the unexpected queue, oldest first.
   if (const uint32_t m = take_unexpected(r, ops_[id]); m != kNoOp) {
     match(id, msgs_[m]);
@@ -185,7 +245,7 @@ void Executor::run_recv(SimTime t, OpId id) {
     complete_rendezvous_sender(msg, t);
     Op& recv = ops_[id];
     recv.flags |= op_flag::kDone;
-    program_.on_completed(id, max(t, cpu(r, recv.cpu)));
+    program_.on_completed(id, cpu_or(r, recv.cpu, t));
     return;
   }
   // Post it. (Re-read the op: the callback above may have grown the pool.)
@@ -222,7 +282,7 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
       msgs_[msg_id].waiting = 1;
       const bool first = w.head == kNoOp;
       append_msg(w, msg_id);
-      if (first) engine_.schedule(receiver_free(msgs_[msg_id]), EventKind::kDelivery, msg_id);
+      if (first) schedule_or_park(receiver_free(msgs_[msg_id]), EventKind::kDelivery, msg_id, parked(parked_wait_, r));
       return;
     }
     process_message(t, msg_id);
@@ -231,14 +291,15 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   SIMFAB_CHECK(w.head == msg_id, "a waiting message woke out of turn");
   const SimTime avail = receiver_free(msgs_[msg_id]);
   if (avail > t) {  // the receiver became busy again meanwhile
-    engine_.schedule(avail, EventKind::kDelivery, msg_id);
+    schedule_or_park(avail, EventKind::kDelivery, msg_id, parked(parked_wait_, r));
     return;
   }
   w.head = msgs_[msg_id].next;
   if (w.head == kNoOp) w.tail = kNoOp;
   msgs_[msg_id].waiting = 0;
   process_message(t, msg_id);
-  if (w.head != kNoOp) engine_.schedule(max(t, receiver_free(msgs_[w.head])), EventKind::kDelivery, w.head);
+  if (w.head != kNoOp)
+    schedule_or_park(max(t, receiver_free(msgs_[w.head])), EventKind::kDelivery, w.head, parked(parked_wait_, r));
 }
 
 // The receiver's CPU and NIC are free at t: charge the receive (not for an envelope) and match
@@ -316,7 +377,7 @@ void Executor::run_probe(SimTime t, OpId id) {
   Op& op = ops_[id];
   const RankId r = op.rank;
   op.flags |= op_flag::kStarted;
-  program_.on_started(id, max(t, cpu(r, op.cpu)));
+  program_.on_started(id, cpu_or(r, op.cpu, t));
   MsgStatus st;
   if (iprobe(r, ops_[id].peer, ops_[id].tag, ops_[id].context, &st)) {
     Op& p = ops_[id];
@@ -324,7 +385,7 @@ void Executor::run_probe(SimTime t, OpId id) {
     p.tag = st.tag;
     p.amount = st.size;
     p.flags |= op_flag::kDone;
-    program_.on_completed(id, max(t, cpu(r, p.cpu)));
+    program_.on_completed(id, cpu_or(r, p.cpu, t));
     return;
   }
   ops_[id].flags |= op_flag::kPosted;
@@ -350,7 +411,7 @@ void Executor::wake_probes(SimTime t, uint32_t msg_id) {
     p.peer = m.src;
     p.tag = m.tag;
     p.amount = m.size;
-    program_.on_completed(o, max(t, cpu(m.dst, p.cpu)));
+    program_.on_completed(o, cpu_or(m.dst, p.cpu, t));
     o = next;
   }
 }
@@ -376,7 +437,7 @@ bool Executor::cancel(OpId id) {
     if (q.tail == id) q.tail = prev;
     op.next = kNoOp;
     op.flags = static_cast<uint8_t>((op.flags & ~op_flag::kPosted) | op_flag::kCancelled | op_flag::kDone);
-    program_.on_completed(id, max(engine_.now(), cpu(op.rank, op.cpu)));
+    program_.on_completed(id, cpu_or(op.rank, op.cpu, engine_.now()));
     return true;
   }
   SIMFAB_CHECK(false, "Executor::cancel: a posted receive is not in its rank's posted queue");

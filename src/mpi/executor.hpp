@@ -56,6 +56,7 @@
 #include "core/slot_pool.hpp"
 
 #include "core/engine.hpp"
+#include "cpu/host_cpus.hpp"
 #include "mpi/op.hpp"
 #include "mpi/program.hpp"
 #include "net/network.hpp"
@@ -84,7 +85,7 @@ struct ExecutionResult {
   std::vector<BlockedRank> blocked;  // non-empty: deadlock
 };
 
-class Executor {
+class Executor : private cpu::CpuClient {
  public:
   // rank_host[r] is the platform host of rank r.
   Executor(Engine& engine, Network& net, OpPool& ops, Program& program, std::vector<HostId> rank_host);
@@ -105,6 +106,14 @@ class Executor {
 
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
+  HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
+
+  // Computations on the hosts `cpus` makes dynamic (shared cores, pstates) run through it: the
+  // rank's CPU timer reads SimTime::never() ("busy until the computation ends") meanwhile, and
+  // what waits for that CPU is parked until then instead of being scheduled. Computations on the
+  // other hosts keep the timer semantics and are reported to cpus' observers. Call before run().
+  void set_cpus(cpu::HostCpus* cpus);
+  cpu::HostCpus* cpus() const { return cpus_; }
 
  private:
   enum class MsgPhase : uint8_t {
@@ -144,15 +153,32 @@ class Executor {
   };
 
   void on_op(SimTime t, OpId id);
+  void run_calc(SimTime t, OpId id);
+  void computation_done(uint32_t token, SimTime t) override;
+  // A CPU timer that reads never(): its rank computes on a dynamic host until further notice.
+  static bool busy_until_done(SimTime c) { return c == SimTime::never(); }
+  // When something of rank r that needs CPU c may happen, seen at time t: max(t, c), or t while
+  // a dynamic computation holds the CPU (completions reported meanwhile are stamped t).
+  SimTime cpu_or(RankId r, uint8_t c, SimTime t) {
+    const SimTime x = cpu(r, c);
+    return busy_until_done(x) ? t : max(t, x);
+  }
+  // Schedules an op-queue head or a waiting delivery at `avail`, or parks it (flag) when avail is
+  // never(): computation_done schedules it.
+  void schedule_or_park(SimTime avail, EventKind kind, uint64_t index, uint8_t& parked);
   void on_delivery(SimTime t, uint32_t msg_id);
   void process_message(SimTime t, uint32_t msg_id);
   void run_send(SimTime t, OpId id);
   void start_send(SimTime t, OpId id);  // run_send once the CPU and NIC are free
   // Whether op `id` must wait for resources free from `avail` on (t = now): it joins FIFO q, or,
   // as q's head, retries at `avail`. When it may run and was q's head, it leaves q.
-  bool must_wait(Queue& q, OpId id, SimTime avail, SimTime t);
+  // `parked` is q's parked flag (see schedule_or_park).
+  bool must_wait(Queue& q, OpId id, SimTime avail, SimTime t, uint8_t& parked);
   // After q's head ran: the new head (if any) retries when the resources free up (`avail`).
-  void wake_next(const Queue& q, SimTime avail);
+  void wake_next(const Queue& q, SimTime avail, uint8_t& parked);
+  size_t calc_slot(RankId r, uint8_t c) const { return static_cast<size_t>(r) * ncpus_ + c; }
+  size_t send_slot(RankId r, uint8_t c, uint8_t n) const { return calc_slot(r, c) * nnics_ + n; }
+  uint8_t& parked(std::vector<uint8_t>& v, size_t i) { return v.empty() ? scratch_parked_ : v[i]; }
   void run_recv(SimTime t, OpId id);
   void run_probe(SimTime t, OpId id);
   // Completes the probes of rank r that match message m (just appended to its unexpected queue).
@@ -194,6 +220,11 @@ class Executor {
   std::vector<Queue> calc_wait_;      // per (rank, cpu): calcs waiting for the CPU
   std::vector<Queue> send_wait_;      // per (rank, cpu, nic): sends waiting for CPU and NIC
   std::vector<Queue> waiting_;  // per receiver: arrived messages waiting for its CPU/NIC, FIFO
+  cpu::HostCpus* cpus_ = nullptr;
+  // Parked queue heads (only with cpus_): per (rank, cpu) calc queue, per (rank, cpu, nic) send
+  // queue, per rank waiting deliveries; 1 = its head has no event and waits for computation_done.
+  std::vector<uint8_t> parked_calc_, parked_send_, parked_wait_;
+  uint8_t scratch_parked_ = 0;  // the flag of every queue when there is no cpus_ (never set)
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;
   uint64_t bytes_ = 0;

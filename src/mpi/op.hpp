@@ -36,6 +36,7 @@ inline constexpr uint8_t kStarted = 1;
 inline constexpr uint8_t kDone = 2;
 inline constexpr uint8_t kPosted = 4;  // recv waiting in the posted-receive queue
 inline constexpr uint8_t kImmediate = 8;  // send issued by a non-blocking call (MPI_Isend: ois)
+inline constexpr uint8_t kDelay = 8;      // calc: a sleep, not a computation (no core, no pstate)
 // Send modes (MPI-3.1 §3.4); a send with neither flag is a standard-mode send (MPI_Send/MPI_Rsend:
 // the network's protocol for its size decides when it completes).
 inline constexpr uint8_t kSynchronousMode = 16;  // MPI_Ssend: completes no earlier than the match

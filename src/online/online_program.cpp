@@ -174,10 +174,10 @@ OpId OnlineProgram::issue(OpKind kind, uint64_t amount, int32_t peer, int32_t ta
   return id;
 }
 
-void OnlineProgram::charge(SimTime duration) {
+void OnlineProgram::charge(SimTime duration, uint8_t flags) {
   if (duration <= SimTime::zero()) return;
   Rank& R = rank();
-  const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, 0);
+  const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, flags);
   R.calc = id;
   R.calc_done = false;
   on_kernel_stack([&] { ex_->ready(id, R.now); });
@@ -235,7 +235,31 @@ void OnlineProgram::compute_flops(double flops) {
 
 void OnlineProgram::compute_seconds(double seconds) {
   if (!(seconds >= 0) || !std::isfinite(seconds)) mpi_fatal("simfab_sleep", "seconds must be finite and >= 0");
-  charge(SimTime::from_seconds(seconds));
+  charge(SimTime::from_seconds(seconds), op_flag::kDelay);
+}
+
+int OnlineProgram::pstate_count() const {
+  return ex_->cpus() ? ex_->cpus()->pstates(rank().host) : 1;
+}
+
+int OnlineProgram::pstate() const {
+  return ex_->cpus() ? ex_->cpus()->pstate(rank().host) : 0;
+}
+
+void OnlineProgram::set_pstate(int p) {
+  const int n = pstate_count();
+  if (p < 0 || p >= n)
+    mpi_fatal("simfab_set_pstate", "pstate " + std::to_string(p) + " is out of range: host '" +
+                                       platform_.host(rank().host).name + "' has " + std::to_string(n) + " pstate" +
+                                       (n == 1 ? "" : "s") + " (0 to " + std::to_string(n - 1) + ")");
+  Rank& R = rank();
+  if (R.now > ex_->engine().now()) {  // catch the engine up with the rank first
+    R.wake_scheduled = true;
+    ex_->engine().schedule(R.now, EventKind::kFrontEnd, static_cast<uint64_t>(current_));
+    Fiber::yield();
+  }
+  const HostId h = rank().host;
+  on_kernel_stack([&] { ex_->cpus()->set_pstate(h, p); });
 }
 
 void OnlineProgram::abort_run(int code) {

@@ -98,6 +98,12 @@ class OnlineProgram final : public Program, private EventHandler {
   bool finalized() const;
   void compute_flops(double flops);     // simfab_compute / smpi_execute_flops
   void compute_seconds(double seconds); // simfab_sleep / smpi_execute
+  // simfab_set_pstate / simfab_get_pstate / simfab_pstate_count: the pstate of the rank's host
+  // (seed 001 §2.3). A set takes effect at the rank's current time, for every computation on
+  // that host; an index the host does not have is an MPI usage error.
+  void set_pstate(int pstate);
+  int pstate() const;
+  int pstate_count() const;
   [[noreturn]] void abort_run(int code);
   [[noreturn]] void exit_rank(int status);  // exit() in the program (simfab-cc's --wrap=exit)
   int sample_begin(const char* file, int line, int max_runs);
@@ -254,7 +260,8 @@ class OnlineProgram final : public Program, private EventHandler {
   // Blocks the running rank until `until()` holds (checked after each of its events).
   void block(std::function<bool()> until, std::string what);
   void poke(RankId r, SimTime t);  // re-checks r's wake condition after an event at t
-  void charge(SimTime duration);   // a calc op of `duration` on the running rank, waited for
+  // A calc op of `duration` on the running rank, waited for; flags op_flag::kDelay: a sleep.
+  void charge(SimTime duration, uint8_t flags = 0);
   // Runs `work` on the kernel's (main) stack: the simulator's deep call chains (collective
   // algorithms, network models) never touch a rank's stack, so ranks' stacks stay small. Two
   // context switches.

@@ -28,6 +28,7 @@ HostId Platform::add_host(Host h) {
     const bool in_cabinet = h.cabinet >= 0 && static_cast<size_t>(h.cabinet) < cabinets;
     SIMFAB_CHECK(cabinets == 0 ? h.cabinet == -1 : in_cabinet, "host " + h.name + ": bad cabinet");
   }
+  SIMFAB_CHECK(h.cpu_profile >= -1 && h.cpu_profile < cpu_profile_count(), "host " + h.name + " names an unknown CPU profile");
   HostId id = static_cast<HostId>(hosts_.size());
   SIMFAB_CHECK(host_index_.try_emplace(h.name, id).second, "duplicate host " + h.name);
   hosts_.push_back(std::move(h));
@@ -47,6 +48,31 @@ void Platform::set_twins(LinkId a, LinkId b) {
   SIMFAB_CHECK(a != b && la.twin < 0 && lb.twin < 0, "links " + la.name + ", " + lb.name + " already paired");
   la.twin = b;
   lb.twin = a;
+}
+
+int Platform::add_cpu_profile(CpuProfile p) {
+  SIMFAB_CHECK(check_cpu_profile(p).empty(), "an invalid CPU profile: " + check_cpu_profile(p));
+  cpu_profiles_.push_back(std::move(p));
+  return static_cast<int>(cpu_profiles_.size()) - 1;
+}
+
+void Platform::set_cpu_profile(HostId h, int profile) {
+  SIMFAB_CHECK(h >= 0 && h < host_count(), "set_cpu_profile of an unknown host");
+  SIMFAB_CHECK(profile >= 0 && profile < cpu_profile_count(), "set_cpu_profile with an unknown profile");
+  const CpuProfile& p = cpu_profiles_[static_cast<size_t>(profile)];
+  Host& host = hosts_[static_cast<size_t>(h)];
+  host.cpu_profile = profile;
+  host.speed_flops = p.speeds[static_cast<size_t>(p.initial_pstate)];
+}
+
+void Platform::set_link_power(LinkId l, double idle_w, double busy_w) {
+  SIMFAB_CHECK(l >= 0 && l < static_cast<LinkId>(links_.size()), "set_link_power of an unknown link");
+  SIMFAB_CHECK(check_link_power(idle_w, busy_w).empty(), "an invalid link power: " + check_link_power(idle_w, busy_w));
+  for (LinkId k : {l, links_[static_cast<size_t>(l)].twin}) {
+    if (k < 0) continue;
+    links_[static_cast<size_t>(k)].idle_w = idle_w;
+    links_[static_cast<size_t>(k)].busy_w = busy_w;
+  }
 }
 
 int Platform::add_cluster(Cluster c) {

@@ -65,6 +65,7 @@
 
 #include "core/error.hpp"
 #include "core/sim_time.hpp"
+#include "platform/cpu_profile.hpp"
 #include "platform/ids.hpp"
 #include "topo/topology.hpp"
 
@@ -87,6 +88,10 @@ struct Host {
   int cabinet = -1;          // index into its cluster's cabinets, or -1
   int topology = -1;         // index into topologies, or -1
   int topo_index = -1;       // its local index in that topology
+  // Its pstates and power (platform/cpu_profile.hpp): an index into Platform::cpu_profiles(), or
+  // -1: one pstate of speed_flops and no power model. When set, speed_flops is the speed of the
+  // profile's initial pstate (what front-ends turn flops into time with).
+  int cpu_profile = -1;
 };
 
 struct Link {
@@ -97,6 +102,11 @@ struct Link {
   LinkId twin = -1;  // the other direction of a split-duplex link, or -1
   NodeId from = kNoNode;  // the nodes it joins (a directed link: from -> to); kNoNode: unknown
   NodeId to = kNoNode;    // from == to (both known): internal to one node, not a hop
+  // Power (seed 001 §2.4; SimGrid's wattage_range "Idle:Busy"): P = idle + (busy - idle) * u,
+  // u = the fraction of the bandwidth in use. Negative: the link has no power model.
+  double idle_w = -1;
+  double busy_w = -1;
+  bool has_power() const { return idle_w >= 0; }
 };
 
 // A cabinet of a hierarchical cluster: its links to the rest of the cluster.
@@ -145,6 +155,18 @@ class Platform {
   // Makes a and b the two directions of one split-duplex link. REQUIRES: neither has a twin yet.
   void set_twins(LinkId a, LinkId b);
   int add_cluster(Cluster c);
+  // A host's pstates and power, shared by the hosts that name its index (Host::cpu_profile).
+  // REQUIRES: check_cpu_profile(p) is empty.
+  int add_cpu_profile(CpuProfile p);
+  const CpuProfile& cpu_profile(int i) const { return cpu_profiles_[static_cast<size_t>(i)]; }
+  int cpu_profile_count() const { return static_cast<int>(cpu_profiles_.size()); }
+  // Gives host h the profile `profile` (its speed_flops becomes the initial pstate's speed), for
+  // loaders that learn a host's power after adding it (SimGrid XML: <prop> children).
+  // REQUIRES: both exist.
+  void set_cpu_profile(HostId h, int profile);
+  // Sets the power of link l and of its twin (a split-duplex link's other direction), for loaders
+  // that learn it after adding the link. REQUIRES: l exists; check_link_power(idle, busy) empty.
+  void set_link_power(LinkId l, double idle_w, double busy_w);
   // Declares the route a->b and, unless one_way, b->a over the reversed list with every link
   // replaced by its twin when it has one. Replaces a previous declaration.
   void add_route(HostId a, HostId b, std::vector<LinkId> links, bool one_way);
@@ -226,6 +248,7 @@ class Platform {
   std::vector<Host> hosts_;
   std::vector<Link> links_;
   std::vector<Cluster> clusters_;
+  std::vector<CpuProfile> cpu_profiles_;
   std::vector<std::string> switches_;
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;

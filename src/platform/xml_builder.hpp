@@ -5,6 +5,7 @@
 //                     <platform>, <config>, <prop>, <zone>, <host>, <router>, <link>
 //   xml_routes.cpp    <route>, <zoneRoute> / <ASroute>, their bypass forms, their <link_ctn>
 //   xml_cluster.cpp   <cluster>, and <cabinet>, <host_link>, <backbone> of routing="Cluster" zones
+//   xml_power.cpp     pstates and energy <prop>s of hosts, clusters and links
 // Elements are built in document order as expat reports them. Every error is an InputError at
 // the file:line:column of the offending start tag (or of the element a late check is about),
 // thrown from a handler, carried across expat's C frames as an exception_ptr and rethrown by
@@ -129,6 +130,34 @@ class XmlBuilder {
   // Adds a host to the platform and the current zone (or `zone`), recording where it comes from.
   HostId add_host(Host h, int zone, const std::string& origin);
 
+  // ---- energy (xml_power.cpp): <prop>s of <host>, <cluster> and <link>, applied at the end tag
+  // The open <host> or <cluster> whose hosts [first, end) take one CPU profile.
+  struct PendingCpu {
+    std::string owner;  // "<host id='a'>", "<cluster id='c'>"
+    SourceLoc loc;      // its start tag
+    HostId first = 0;
+    HostId end = 0;
+    CpuProfile profile;  // speeds and initial pstate; power and power_off from the props below
+    struct Prop {
+      std::string key;  // as written: wattage_per_state or watt_per_state, ...
+      SourceLoc loc;
+    };
+    std::optional<Prop> power, off;
+  };
+  // The open <link> (the link and, when split-duplex, its twin) and its wattage_range.
+  struct PendingLink {
+    LinkId link = -1;
+    std::string owner;  // "<link id='l'>"
+    std::optional<std::pair<double, double>> range;
+    std::optional<PendingCpu::Prop> prop;
+  };
+  // `speed` of a <host> or <cluster>: its pstates (comma-separated speeds).
+  std::vector<double> pstate_speeds(std::string_view el, const std::string& value) const;
+  void open_cpu(std::string owner, std::vector<double> speeds, int initial_pstate);
+  void read_energy_prop(const std::string& id, const std::string& value);
+  void finish_cpu();
+  void finish_link_power();
+
   // ---- routes (xml_routes.cpp)
   void read_route(const std::string& el, const XmlAttrs& a);  // <route>, <bypassRoute>
   void read_zone_route(const std::string& el, const XmlAttrs& a);  // <zoneRoute>, <ASroute>, their bypasses
@@ -171,6 +200,8 @@ class XmlBuilder {
   std::optional<SourceLoc> loc_override_;  // where read_link reports errors of an early-built link
   std::set<std::string> early_links_;      // links built early as a loopback, skipped when declared
   int64_t dragonfly_links_ = 0;            // SimGrid's uniqueId: DRAGONFLY links made so far
+  std::optional<PendingCpu> cpu_;          // the open <host> or <cluster>
+  std::optional<PendingLink> link_power_;  // the open <link>
 };
 
 }  // namespace simfab

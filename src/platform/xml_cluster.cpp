@@ -35,7 +35,11 @@ void XmlBuilder::read_cluster(const XmlAttrs& a) {
   const std::string suffix = suffix_p ? *suffix_p : "";
   const std::string& radical_text = require("cluster", a, "radical", "the host indices, e.g. \"0-15\"");
   Host proto;
-  proto.speed_flops = speed("cluster", "speed", split_fields(require("cluster", a, "speed", "e.g. 1Gf"), ',').front());
+  // A speed list is the pstates of every host (SimGrid's clusters start in pstate 0); their
+  // power comes from the cluster's <prop>s (xml_power.cpp).
+  std::vector<double> speeds = pstate_speeds("cluster", require("cluster", a, "speed", "e.g. 1Gf, or pstates 1Gf,500Mf"));
+  proto.speed_flops = speeds.front();
+  open_cpu("<cluster id='" + id + "'>", std::move(speeds), 0);
   proto.cores = cores("cluster", a);
   Link priv;
   priv.bandwidth_Bps = bandwidth("cluster", "bw", require("cluster", a, "bw", "each host's private link, e.g. 10Gbps"));

@@ -77,11 +77,10 @@ void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
     const std::string& value = require(el, a, "value", "the property's value");
     if (stack_.back() == "platform" || stack_.back() == "config")
       platform_.add_setting(PlatformSetting{id, value, here()});
-    // Properties of zones, links and clusters mean nothing to simfab. Those of hosts are accepted
-    // and ignored too, energy ones included (wattage_per_state / watt_per_state "Idle:OneCore:
-    // AllCores" per pstate, wattage_off / watt_off): simfab has no energy model yet (seed 001,
-    // ../shared/spec/seed-001-energy.md; the energy issue will read them), and a Host has no
-    // place for them.
+    // Energy properties of hosts, clusters and links (xml_power.cpp); the others of those, and
+    // every property of a zone, mean nothing to simfab and are ignored.
+    else if (stack_.back() == "host" || stack_.back() == "cluster" || stack_.back() == "link")
+      read_energy_prop(id, value);
   } else if (el == "zone" || el == "AS") {
     expect_parent(el, {"platform", "zone", "AS"});
     read_zone(el, a);
@@ -123,6 +122,8 @@ void XmlBuilder::on_end(const std::string& el) {
       el == "bypassASroute")
     finish_route();
   if (el == "zone" || el == "AS") end_zone();
+  if (el == "host" || el == "cluster") finish_cpu();
+  if (el == "link") finish_link_power();
 }
 
 void XmlBuilder::read_platform(const XmlAttrs& a) {
@@ -199,21 +200,24 @@ void XmlBuilder::read_host(const XmlAttrs& a) {
   Host h;
   h.name = require_id("host", a);
   check_node_name(h.name, "duplicate host id");
-  // A speed list is the host's pstates; simfab simulates one speed, speed[pstate]. (Energy and
-  // DVFS, which would use the others, are not modelled yet: see the <prop> note in on_start.)
-  const std::vector<std::string> pstates = split_fields(require("host", a, "speed", "e.g. 1Gf, or pstates 1Gf,500Mf"), ',');
-  std::vector<double> speeds;
-  for (const std::string& s : pstates) speeds.push_back(speed("host", "speed", s));
-  size_t pstate = 0;
+  // A speed list is the host's pstates; it runs at speed[pstate] (xml_power.cpp reads the power).
+  std::vector<double> speeds = pstate_speeds("host", require("host", a, "speed", "e.g. 1Gf, or pstates 1Gf,500Mf"));
+  int pstate = 0;
   if (const std::string* p = a.get("pstate")) {
     char* end = nullptr;
-    long v = std::strtol(p->c_str(), &end, 10);
-    if (p->empty() || *end != '\0' || v < 0 || static_cast<size_t>(v) >= speeds.size())
-      throw error("bad 'pstate' '" + *p + "' of <host id='" + h.name + "'>; expected an index from 0 to " +
-                  std::to_string(speeds.size() - 1) + " into its speed list");
-    pstate = static_cast<size_t>(v);
+    const long v = std::strtol(p->c_str(), &end, 10);
+    if (p->empty() || *end != '\0')
+      throw error("bad 'pstate' '" + *p + "' of <host id='" + h.name + "'>; expected an index into its speed list, from 0 to " +
+                  std::to_string(speeds.size() - 1));
+    CpuProfile probe;
+    probe.speeds = speeds;
+    probe.initial_pstate = static_cast<int>(std::clamp<long>(v, -1, 1L << 30));
+    if (std::string bad = check_cpu_profile(probe); !bad.empty())
+      throw error("bad 'pstate' '" + *p + "' of <host id='" + h.name + "'>: " + bad);
+    pstate = probe.initial_pstate;
   }
-  h.speed_flops = speeds[pstate];
+  h.speed_flops = speeds[static_cast<size_t>(pstate)];
+  open_cpu("<host id='" + h.name + "'>", std::move(speeds), pstate);
   h.cores = cores("host", a);
   if (auto it = prescan_.self_routes.find(h.name); it != prescan_.self_routes.end()) {
     // Its loopback: <route src=h dst=h> with one link; build that link now if it comes later.
@@ -251,7 +255,12 @@ void XmlBuilder::read_router(const XmlAttrs& a) {
 }
 
 void XmlBuilder::read_link(const XmlAttrs& a) {
-  if (const std::string* id = a.get("id"); id && !loc_override_ && early_links_.erase(*id)) return;  // built
+  if (const std::string* id = a.get("id"); id && !loc_override_ && early_links_.erase(*id)) {  // built
+    std::optional<LinkId> l = platform_.find_link(*id);
+    if (!l) l = platform_.find_split_duplex(*id);
+    if (l) link_power_ = PendingLink{*l, "<link id='" + *id + "'>", std::nullopt, std::nullopt};
+    return;
+  }
   check_attrs("link", a, {"id", "bandwidth", "latency", "sharing_policy"});
   Link l;
   l.name = require_id("link", a);
@@ -263,8 +272,10 @@ void XmlBuilder::read_link(const XmlAttrs& a) {
   const std::string name = l.name;
   if (platform_.over_element_limit())
     throw error("too many elements; at most " + std::to_string(platform_.element_limit()));
-  add_duplex(std::move(l), p == Policy::kSplitDuplex, "duplicate link id");
+  const Duplex d = add_duplex(std::move(l), p == Policy::kSplitDuplex, "duplicate link id");
   decl_.emplace("l:" + name, "declared at " + where(here()));
+  // Built early for a host's loopback (loc_override_): its props come when it is declared.
+  if (!loc_override_) link_power_ = PendingLink{d.up, "<link id='" + name + "'>", std::nullopt, std::nullopt};
 }
 
 Platform parse_platform_xml(std::string_view text, const std::string& name) {

@@ -21,13 +21,19 @@
 //                             Floyd zones hold at most kMaxFloydVertices members (its O(n^3)
 //                             work); zones nest at most kMaxZoneDepth deep. <prop>s are ignored.
 //   <host id speed core pstate>  Host{name, speed, cores}. speed may be a comma list of pstates:
-//                             simfab takes speed[pstate] (pstate defaults to 0, the first).
-//                             <prop> children (wattage_per_state / watt_per_state, wattage_off /
-//                             watt_off, ...) are accepted and ignored: no energy model yet.
+//                             the host starts at speed[pstate] (pstate defaults to 0, the first).
+//                             Energy <prop> children (xml_power.cpp): wattage_per_state (older:
+//                             watt_per_state) "Idle:OneCore:AllCores, ..." one triple per pstate
+//                             (or SimGrid's older "Idle:AllCores"), wattage_off (watt_off) watts
+//                             when off; other props are ignored. Several speeds or a power give
+//                             the host a CpuProfile (platform/cpu_profile.hpp); one speed and no
+//                             power give none (Host::cpu_profile = -1).
 //   <router id coordinates>   a Platform switch, a node of its zone (coordinates: ignored).
 //   <link id bandwidth latency sharing_policy>  SHARED (default) -> one kShared link; FATPIPE ->
 //                             kFatpipe; SPLITDUPLEX -> "<id>_UP" and "<id>_DOWN", twins.
-//                             latency defaults to 0, as in the DTD.
+//                             latency defaults to 0, as in the DTD. <prop id="wattage_range"
+//                             value="Idle:Busy"/> (older: watt_range) sets Link::idle_w, busy_w
+//                             (both directions of a SPLITDUPLEX link); other props are ignored.
 //   <route src dst symmetrical> with <link_ctn id direction="UP|DOWN|NONE"/> children: a declared
 //                             route between two hosts or routers of its own zone (symmetrical
 //                             default YES; the way back is reversed, split-duplex directions
@@ -44,7 +50,9 @@
 //   <cluster id prefix suffix radical speed core bw lat sharing_policy bb_bw bb_lat
 //            bb_sharing_policy router_id loopback_bw loopback_lat limiter_link topology
 //            topo_parameters>  a zone of its own (the root, or a member of a zone of zones)
-//     sharing_policy defaults to SPLITDUPLEX, as in SimGrid's DTD.
+//     sharing_policy defaults to SPLITDUPLEX, as in SimGrid's DTD. speed may be a comma list of
+//     pstates (every host starts in pstate 0); the cluster's wattage_per_state / wattage_off
+//     <prop>s apply to all its hosts, which share one CpuProfile (SimGrid's energy_cluster.xml).
 //     topology FLAT (default), with SimGrid's names and routes:
 //       router router_id, default prefix + id + "_router" + suffix (the switch every private
 //       link joins, and the cluster's gateway); "<id>_backbone" when bb_bw is given (bb_lat
@@ -101,8 +109,12 @@
 // syntax (expat's message), elements out of the DTD's order or in the wrong kind of zone, unknown
 // attributes (listing the valid ones), missing required attributes, bad values or units (quoting
 // the value and the accepted units), duplicate host / router / link / zone / cluster ids,
-// duplicate routes, undefined hosts, routers, links, zones or gateways in routes, and unsupported
-// elements. Never aborts on bad input.
+// duplicate routes, undefined hosts, routers, links, zones or gateways in routes, unsupported
+// elements, and bad energy properties (at the <prop>, naming the host, cluster or link and the
+// property, with check_cpu_profile's or check_link_power's text: malformed watts, negative
+// values, AllCores below OneCore, a triple count that is not the speed count, a pstate out of
+// range, wattage_off without wattage_per_state, busy below idle, a property given twice under
+// its two names). Never aborts on bad input.
 #pragma once
 
 #include <string>

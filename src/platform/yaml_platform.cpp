@@ -7,7 +7,11 @@
 //     flow/os: "0:1e-6:0;1420:2e-6:1e-9"
 //   hosts:                  # standalone hosts (optional)
 //     - name: login0        # required, unique among all hosts
-//       speed: 2Gf          # required, flop/s of one core, > 0
+//       speed: 2Gf          # required, flop/s of one core, > 0; or a list, one per pstate:
+//                           #   [2.3Gf, 2.2Gf, ...] (see "Pstates and power" below)
+//       pstate: 0           # optional: the initial pstate, an index into `speed` (default 0)
+//       power: [[93.75, 110, 179.25], [93.75, 108, 172.12]]   # optional: per pstate, watts
+//       power_off: 10       # optional: watts when off; needs `power`
 //       cores: 4            # optional, default 1
 //       loopback:           # optional: the link "<name>_loopback" for messages to itself
 //         bandwidth: 10GBps   # required
@@ -17,6 +21,8 @@
 //       bandwidth: 10Gbps   # required, > 0
 //       latency: 1us        # required, >= 0
 //       sharing: shared     # optional: shared (default), fatpipe or splitduplex
+//       power: [10, 20]     # optional: [idle, busy] watts, or "10:20" (both directions of a
+//                           # split-duplex link)
 //   topology:               # generated interconnects (optional): fat-tree, k-ary-n-tree, xgft,
 //     name: ft              # torus, mesh, dragonfly, graph; see platform/yaml_topology.cpp
 //     kind: fat-tree
@@ -29,7 +35,9 @@
 //       suffix: ""          # optional, default ""
 //       count: 16           # indices 0..count-1, or
 //       # radical: "0-3,8-11"  # SimGrid-style index list; give exactly one of count and radical
-//       speed: 1Gf          # required, flop/s of one core, > 0
+//       speed: 1Gf          # required, flop/s of one core, > 0, or a list of pstates
+//       pstate: 0           # optional; and power, power_off as for hosts: every host of the
+//       power: "93.75:110:179.25"   # cluster gets them (one shared profile)
 //       cores: 1            # optional, default 1
 //       bandwidth: 10Gbps   # required: each host's private link to the backbone
 //       latency: 1us        # required
@@ -48,6 +56,9 @@
 //         bandwidth: 10Gbps   # required: each cabinet's uplink and downlink
 //         latency: 1us        # required
 //         limiter: 13Gbps     # optional: each cabinet's limiter
+//       link_power: [10, 20]  # optional: [idle, busy] watts (or "10:20") of the cables it
+//                             # generates: private links, backbone, cabinet up/downlinks (not
+//                             # limiters and loopbacks, which model contention inside a node)
 //
 // Every section is optional, but the platform needs at least one host. The sections may appear in
 // any order; unknown keys are errors at every level.
@@ -72,6 +83,19 @@
 // kept as written; a key may appear once. The run applies them to its configuration (a key also
 // given with --cfg keeps the command line's value) and reports a bad key or value at its place in
 // this file; the loader checks neither.
+//
+// Pstates and power (seed 001; platform/cpu_profile.hpp has the model, yaml_power.hpp the
+// reader). `speed` as a list gives the host its pstates, pstate 0 first; the host starts in
+// `pstate` (default 0) and Host::speed_flops is that pstate's speed. `power` is one
+// [Idle, OneCore, AllCores] triple per pstate, in watts (Idle: no computation; OneCore: one core
+// busy; AllCores: every core busy), or the same as SimGrid's wattage_per_state string
+// "Idle:OneCore:AllCores, ..." (which also takes SimGrid's older "Idle:AllCores" pairs).
+// `power_off` is the power of a switched-off host. A host with several speeds, or with `power`,
+// gets a CpuProfile (Host::cpu_profile); one speed and no power gives none (-1). The hosts of a
+// cluster share one profile; topologies take the same four keys. Checked: every watt value finite
+// and >= 0, AllCores >= OneCore, one triple per speed, the pstate in range, power_off only with
+// power. A link's `power` [idle, busy] (P = idle + (busy - idle) * utilisation) needs
+// 0 <= idle <= busy.
 //
 // Loopback. A host with a `loopback` link (kFatpipe) sends messages to itself over it; without one,
 // such messages cross no link.
@@ -120,8 +144,9 @@
 // value of the wrong type, a bad number or unit (quoting the value and the accepted units), values
 // out of range (a limiter factor outside (0, 2], cabinet sizes not summing to the host count),
 // duplicate host, link or cluster names (naming the first declaration), unknown hosts or links in
-// routes, a split-duplex link named without its direction, duplicate routes, and repeated or
-// non-scalar `config` entries.
+// routes, a split-duplex link named without its direction, duplicate routes, repeated or
+// non-scalar `config` entries, and bad pstates or power (check_cpu_profile's and
+// check_link_power's texts, at the offending value: the triple of the offending pstate).
 #include "platform/yaml_platform.hpp"
 
 #include <algorithm>
@@ -129,6 +154,8 @@
 #include <map>
 #include <optional>
 #include <string_view>
+#include <tuple>
+#include <utility>
 #include <variant>
 
 #include "core/mapped_file.hpp"
@@ -136,6 +163,7 @@
 #include "platform/cabinet_split.hpp"
 #include "platform/radical.hpp"
 #include "platform/yaml_input.hpp"
+#include "platform/yaml_power.hpp"
 #include "platform/yaml_quantity.hpp"
 #include "platform/yaml_topology.hpp"
 
@@ -321,11 +349,12 @@ class PlatformBuilder {
   }
 
   void read_host(const YAML::Node& node) {
-    YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback"});
+    YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback", "pstate", "power", "power_off"});
     const YamlField& name_f = m.require("name", "a unique host name");
     Host h;
     h.name = m.name(name_f);
-    h.speed_flops = read_speed(m, m.require("speed", "flop/s of one core, e.g. 2Gf"));
+    CpuProfile cpu = read_yaml_cpu(m, "flop/s of one core, e.g. 2Gf, or one per pstate: [2.3Gf, 2.2Gf]");
+    h.speed_flops = cpu.speeds[static_cast<size_t>(cpu.initial_pstate)];
     h.cores = cores(m);
     std::optional<Link> loopback;
     if (const YamlField* f = m.find("loopback")) loopback = read_loopback(m, *f);
@@ -340,11 +369,12 @@ class PlatformBuilder {
       const NodeId self = host_node(platform_.host_count());
       platform_.join(h.loopback, self, self);
     }
+    h.cpu_profile = add_cpu_profile_if_needed(platform_, std::move(cpu));
     add_host(std::move(h), m, name_f, false);
   }
 
   void read_link(const YAML::Node& node) {
-    YamlMap m(in_, node, "link", {"name", "bandwidth", "latency", "sharing"});
+    YamlMap m(in_, node, "link", {"name", "bandwidth", "latency", "sharing", "power"});
     const YamlField& name_f = m.require("name", "a unique link name");
     Link l;
     l.name = m.name(name_f);
@@ -352,6 +382,7 @@ class PlatformBuilder {
     l.latency = read_latency(m, m.require("latency", "e.g. 1us"));
     const Sharing sharing = read_sharing(m, true);
     l.sharing = link_sharing(sharing);
+    if (const YamlField* f = m.find("power")) std::tie(l.idle_w, l.busy_w) = read_yaml_link_power(m, *f);
     open_link_span("declared at " + where(in_.loc(name_f.value)));
     add_duplex(std::move(l), sharing == Sharing::kSplitDuplex, m, name_f, false);
   }
@@ -359,7 +390,8 @@ class PlatformBuilder {
   void read_cluster(const YAML::Node& node) {
     YamlMap m(in_, node, "cluster",
               {"name", "prefix", "suffix", "count", "radical", "speed", "cores", "bandwidth", "latency",
-               "backbone", "sharing", "limiter_factor", "loopback", "cabinets"});
+               "backbone", "sharing", "limiter_factor", "loopback", "cabinets", "pstate", "power", "power_off",
+               "link_power"});
     const YamlField& name_f = m.require("name", "a unique cluster name");
     Cluster c;
     c.name = m.name(name_f);
@@ -372,12 +404,18 @@ class PlatformBuilder {
 
     Radical indices = read_indices(m);
     Host proto;
-    proto.speed_flops = read_speed(m, m.require("speed", "flop/s of one core, e.g. 10Gf"));
+    CpuProfile cpu = read_yaml_cpu(m, "flop/s of one core, e.g. 10Gf, or one per pstate: [2.3Gf, 2.2Gf]");
+    proto.speed_flops = cpu.speeds[static_cast<size_t>(cpu.initial_pstate)];
     proto.cores = cores(m);
     Link priv;
     priv.bandwidth_Bps =
         read_bandwidth(m, m.require("bandwidth", "of each host's private link, e.g. 10Gbps"));
     priv.latency = read_latency(m, m.require("latency", "of each host's private link, e.g. 1us"));
+    // link_power: the cables the cluster generates (private links, backbone, cabinet links); not
+    // its limiters and loopbacks, which model contention inside a node.
+    std::optional<std::pair<double, double>> link_power;
+    if (const YamlField* f = m.find("link_power")) link_power = read_yaml_link_power(m, *f);
+    if (link_power) std::tie(priv.idle_w, priv.busy_w) = *link_power;
     const Sharing priv_sharing = read_sharing(m, true);
     priv.sharing = link_sharing(priv_sharing);
     std::optional<Link> limiter;
@@ -392,6 +430,8 @@ class PlatformBuilder {
     if (const YamlField* f = m.find("backbone")) backbone = read_backbone(m, *f);
     std::optional<CabinetSpec> cabinets;
     if (const YamlField* f = m.find("cabinets")) cabinets = read_cabinets(m, *f, indices.count);
+    if (link_power && backbone) std::tie(backbone->idle_w, backbone->busy_w) = *link_power;
+    if (link_power && cabinets) std::tie(cabinets->link.idle_w, cabinets->link.busy_w) = *link_power;
 
     cluster_locs_.emplace(c.name, where(in_.loc(name_f.value)));
     open_link_span(generated_by(m, name_f));
@@ -404,6 +444,7 @@ class PlatformBuilder {
     std::vector<NodeId> cabinet_switch;
     if (cabinets) cabinet_switch = add_cabinets(c, core, *cabinets, m, name_f);
     proto.cluster = platform_.add_cluster(std::move(c));
+    proto.cpu_profile = add_cpu_profile_if_needed(platform_, std::move(cpu));  // shared by its hosts
     const std::string& cname = platform_.clusters().back().name;
     host_spans_.push_back(Span{platform_.host_count(), generated_by(m, name_f)});
     // With cabinets, `left_in_cabinet` more hosts go into proto.cabinet.

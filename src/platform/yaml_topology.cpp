@@ -15,7 +15,9 @@
 //     # generated hosts (every kind but graph): prefix + index + suffix, index 0..n-1
 //     prefix: node          # required
 //     suffix: ""            # optional
-//     speed: 1Gf            # required, flop/s of one core
+//     speed: 1Gf            # required, flop/s of one core, or a list of pstates [2.3Gf, 2.2Gf]
+//     pstate: 0             # optional, and power, power_off: as for hosts (yaml_platform.cpp);
+//                           # every generated host shares the profile
 //     cores: 1              # optional
 //     loopback: {bandwidth: 10GBps, latency: 0}   # optional, each host's "<host>_loopback"
 //
@@ -49,6 +51,7 @@
 #include <vector>
 
 #include "core/spelling.hpp"
+#include "platform/yaml_power.hpp"
 #include "platform/yaml_quantity.hpp"
 #include "topo/dragonfly.hpp"
 #include "topo/fat_tree.hpp"
@@ -95,7 +98,7 @@ class TopologyReader {
         p_(p),
         m_(in, node, "topology",
            {"name", "kind", "routing", "link", "host_link", "duplex", "prefix", "suffix", "speed", "cores",
-            "loopback", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
+            "loopback", "pstate", "power", "power_off", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
             "hosts_per_router", "groups", "routers", "global_links", "arrangement", "global_link",
             "ugal_threshold", "switches", "links"}) {}
 
@@ -144,7 +147,8 @@ class TopologyReader {
   // Every key present must be a common key, a host key (kinds that generate hosts) or the kind's.
   void check_keys() const {
     std::vector<std::string_view> valid = {"name", "kind", "routing", "link", "host_link", "duplex"};
-    if (kind_->generates_hosts) valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback"});
+    if (kind_->generates_hosts)
+      valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback", "pstate", "power", "power_off"});
     valid.insert(valid.end(), kind_->keys.begin(), kind_->keys.end());
     for (const YamlField& f : m_.fields())
       if (std::find(valid.begin(), valid.end(), f.key) == valid.end())
@@ -201,7 +205,9 @@ class TopologyReader {
     if (!kind_->generates_hosts) return;
     common_.hosts.prefix = m_.scalar(m_.require("prefix", "host names are prefix + index + suffix"), "a name prefix");
     if (const YamlField* f = m_.find("suffix")) common_.hosts.suffix = m_.scalar(*f, "a name suffix");
-    common_.hosts.speed_flops = read_speed(m_, m_.require("speed", "flop/s of one core, e.g. 10Gf"));
+    CpuProfile cpu = read_yaml_cpu(m_, "flop/s of one core, e.g. 10Gf, or one per pstate: [2.3Gf, 2.2Gf]");
+    common_.hosts.speed_flops = cpu.speeds[static_cast<size_t>(cpu.initial_pstate)];
+    common_.hosts.cpu_profile = add_cpu_profile_if_needed(p_, std::move(cpu));  // shared by its hosts
     if (const YamlField* f = m_.find("cores")) common_.hosts.cores = static_cast<int>(m_.integer(*f, 1, 2147483647));
     if (const YamlField* f = m_.find("loopback")) {
       LinkSpec lb = read_link_spec(*f, "the loopback");

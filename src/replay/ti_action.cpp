@@ -68,6 +68,7 @@ constexpr Layout kLayouts[] = {
     {"reducescatter", TiKind::kReducescatter, "<recv_counts x P> <flops> [<datatype>]"},
     {"scan", TiKind::kScan, "<count> <flops> [<datatype>]"},
     {"exscan", TiKind::kExscan, "<count> <flops> [<datatype>]"},
+    {"set_pstate", TiKind::kSetPstate, "<pstate>"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -240,6 +241,10 @@ class LineParser {
       case TiKind::kSleep:
         args(1, 1);
         a.amount = number(next(), "a duration in seconds");
+        break;
+      case TiKind::kSetPstate:
+        args(1, 1);
+        a.peer = static_cast<RankId>(integer(next(), 0, INT32_MAX, "a pstate index (0 or more)"));
         break;
       case TiKind::kSend:
       case TiKind::kIsend:

@@ -35,6 +35,7 @@
 //   scatterv                counts[0..P) = sent to each rank, bytes2 = received, peer = root
 //   reducescatter           counts[0..P) = bytes each rank receives, bytes = their sum, amount
 //   scan, exscan            bytes, amount = flops after the reduction (simfab extensions)
+//   set_pstate              peer = the pstate index (>= 0; the replayer checks it against the host)
 #pragma once
 
 #include <cstdint>
@@ -55,6 +56,7 @@ enum class TiKind : uint8_t {
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
+  kSetPstate,
   kCount,
 };
 

@@ -94,7 +94,21 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kSleep: {
         const SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : ti_sleep_time(a.amount, trace_.file_name(line.file), line);
         s.state = State::kOp;
-        s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(d.ps()), 0, 0, kNoRequest, t);
+        s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(d.ps()), 0, 0, kNoRequest, t,
+                       a.kind == TiKind::kSleep ? op_flag::kDelay : uint8_t{0});
+        return;
+      }
+      case TiKind::kSetPstate: {
+        // Applied when the rank gets there in simulated time: at the end of a zero calc.
+        const HostId h = rank_host_[static_cast<size_t>(r)];
+        const int n = ex_->cpus() ? ex_->cpus()->pstates(h) : 1;
+        if (a.peer >= n)
+          fail(line, line.begin, "set_pstate " + std::to_string(a.peer) + ": host '" + platform_.host(h).name +
+                                     "' of rank " + std::to_string(r) + " has " + std::to_string(n) + " pstate" +
+                                     (n == 1 ? "" : "s") + " (0 to " + std::to_string(n - 1) + ")");
+        s.state = State::kOp;
+        s.wait = issue(r, OpKind::kCalc, 0, 0, 0, kNoRequest, t, op_flag::kDelay);
+        pstate_ops_[s.wait] = a.peer;
         return;
       }
       case TiKind::kSend:
@@ -331,6 +345,12 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     SIMFAB_CHECK(false, "TiProgram: a collective run ended that no rank state or request owns");
   }
   const uint32_t req = op.user;
+  if (!pstate_ops_.empty()) {
+    if (auto it = pstate_ops_.find(id); it != pstate_ops_.end()) {
+      ex_->cpus()->set_pstate(ex_->host_of(r), it->second);
+      pstate_ops_.erase(it);
+    }
+  }
   ops_.release(id);
   if (req == kNoRequest) {
     if (s.state == State::kOp && s.wait == id) {

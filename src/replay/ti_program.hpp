@@ -183,6 +183,7 @@ class TiProgram final : public Program {
   const Platform& platform_;
   std::vector<HostId> rank_host_;
   Executor* ex_ = nullptr;
+  std::unordered_map<OpId, int> pstate_ops_;  // set_pstate's zero calcs: the pstate to set at their end
   std::vector<RankState> ranks_;
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;

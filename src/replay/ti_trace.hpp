@@ -111,6 +111,9 @@
 // | waitsome      | [<n> (<src> <dst> <tag>) x n]                | every completed one, or the first
 // | testany, testsome, testall | [anything]                      | nothing, like test
 // | cancel        | <src> <dst> <tag>                            | cancels that irecv if unmatched
+// Energy (seed 001): | set_pstate | <pstate> | the rank's host runs at that pstate from the time
+// the rank reaches the line on (computations already running continue at the new speed); an index
+// the host does not have is an error at the line.
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, SMPI's wait with a collective tag (above), or finalize complete it. A

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <nlohmann/json.hpp>
 
+#include "report/energy_report.hpp"
 #include "report/network_stats.hpp"
 
 namespace simfab {
@@ -48,7 +49,7 @@ nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
 
 }  // namespace
 
-void print_summary(std::ostream& os, const RunResult& r) {
+void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   const ExecutionResult& e = r.exec;
   os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format << ", "
      << r.num_ranks << " ranks) on " << r.platform << ", network model " << r.model << "\n";
@@ -78,6 +79,7 @@ void print_summary(std::ostream& os, const RunResult& r) {
                 static_cast<double>(r.peak_rss_bytes) / 1048576.0);
   os << buf;
   print_network_stats(os, r.network, e.makespan);
+  print_energy(os, r, cfg);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
 
@@ -100,6 +102,7 @@ std::string result_json(const RunResult& r, const Config& cfg, bool reproducible
   j["unmatched_messages"] = e.unmatched_messages;
   j["events"] = e.events;
   if (r.network.present) j["network"] = network_stats_json(r.network, e.makespan);
+  add_energy_json(j, r, cfg);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;

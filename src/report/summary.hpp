@@ -14,6 +14,7 @@
 //   unmatched_messages messages delivered but never received
 //   events             events processed by the kernel
 //   network            link and flow statistics of models that share links (report/network_stats.hpp)
+//   energy_j, hosts, energy   when the platform declares power (report/energy_report.hpp)
 //   wall_s, simulate_s, peak_rss_bytes   wall-clock seconds of the run and of its event loop,
 //                      and peak memory; 0 with --reproducible, so two runs give byte-identical files
 #pragma once
@@ -26,7 +27,7 @@
 
 namespace simfab {
 
-void print_summary(std::ostream& os, const RunResult& r);
+void print_summary(std::ostream& os, const RunResult& r, const Config& cfg);
 std::string result_json(const RunResult& r, const Config& cfg, bool reproducible);
 // "5.654 ns": a time with an SI prefix and 4 significant digits.
 std::string human_time(SimTime t);

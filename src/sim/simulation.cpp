@@ -5,6 +5,9 @@
 #include <chrono>
 #include <memory>
 
+#include "cpu/host_cpus.hpp"
+#include "energy/energy_meter.hpp"
+#include "energy/governor.hpp"
 #include "mpi/coll/registry.hpp"
 #include "net/network_registry.hpp"
 #include "platform/load_platform.hpp"
@@ -19,6 +22,7 @@ void register_builtin_keys(Config& cfg) {
   register_network_keys(cfg);
   coll::register_coll_keys(cfg);
   online::register_online_keys(cfg);
+  energy::register_energy_keys(cfg);
 }
 
 namespace {
@@ -65,11 +69,57 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
                      Engine& engine, const Config& cfg, RunResult& out) {
   std::unique_ptr<Network> net = make_network(engine, platform, cfg);
   Executor ex(engine, *net, ops, program, rank_host);
+  // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
+  std::vector<int> ranks_per_host(static_cast<size_t>(platform.host_count()), 0);
+  for (HostId h : rank_host) ++ranks_per_host[static_cast<size_t>(h)];
+  const bool power = energy::platform_has_power(platform);
+  const energy::GovernorParams gov = energy::governor_params(cfg);
+  auto cpus = std::make_unique<cpu::HostCpus>(engine, platform, ranks_per_host);
+  if (gov.kind != energy::GovernorKind::kNone) {
+    bool dvfs = false;
+    for (HostId h : cpus->dynamic_hosts()) dvfs = dvfs || cpus->pstates(h) > 1;
+    if (!dvfs)
+      throw InputError(SourceLoc{platform.source(), 0, 0},
+                       "--cfg energy/governor=" + cfg.choice("energy/governor") +
+                           ": no host of the platform has several pstates (give a host a speed list)");
+  }
+  std::unique_ptr<energy::EnergyMeter> meter;
+  std::unique_ptr<energy::Governor> governor;
+  if (power) {
+    meter = std::make_unique<energy::EnergyMeter>(
+        platform, *cpus, rank_host,
+        cfg.choice("energy/middle-value") == "epsilon" ? energy::MiddleValue::kEpsilon : energy::MiddleValue::kOneCore,
+        cfg.choice("energy/polling") == "busy");
+    cpus->add_observer(meter.get());
+  }
+  if (gov.kind != energy::GovernorKind::kNone) {
+    governor = std::make_unique<energy::Governor>(engine, *cpus, platform, gov);
+    cpus->add_observer(governor.get());
+  }
+  if (!cpus->any_dynamic() && !power) {
+    cpus.reset();
+    engine.set_handler(EventKind::kCpu, nullptr);
+  }
+  ex.set_cpus(cpus.get());
+  if (const int64_t p = cfg.integer("energy/pstate"); p >= 0 && cpus) {
+    for (HostId h : cpus->dynamic_hosts()) {
+      if (cpus->pstates(h) < 2) continue;
+      if (p >= cpus->pstates(h))
+        throw InputError(SourceLoc{platform.source(), 0, 0},
+                         "--cfg energy/pstate=" + std::to_string(p) + ": host '" + platform.host(h).name + "' has " +
+                             std::to_string(cpus->pstates(h)) + " pstates (0 to " +
+                             std::to_string(cpus->pstates(h) - 1) + ")");
+      cpus->set_pstate(h, static_cast<int>(p));
+    }
+  }
+  if (governor) governor->start();
   const auto t1 = std::chrono::steady_clock::now();
   out.exec = ex.run();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   out.derived = net->derived_parameters();
   out.network = net->statistics();
+  if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
+  if (governor) out.governor_changes = governor->changes();
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());
   out.rank_host.clear();

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/config.hpp"
+#include "energy/energy_meter.hpp"
 #include "mpi/executor.hpp"
 #include "platform/platform.hpp"
 
@@ -39,6 +40,8 @@ struct RunResult {
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
   NetworkStats network;                                      // Network::statistics()
+  energy::EnergyReport energy;  // present when the platform declares power
+  uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)

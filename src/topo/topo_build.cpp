@@ -40,6 +40,7 @@ HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
     throw TopologyError("prefix", "the topology generates host '" + h.name + "', a name already taken");
   h.speed_flops = spec.speed_flops;
   h.cores = spec.cores;
+  h.cpu_profile = spec.cpu_profile;
   const HostId id = p.host_count();
   if (spec.loopback) h.loopback = add_named_link(p, h.name + "_loopback", *spec.loopback, id, id);
   return p.add_host(std::move(h));

@@ -35,6 +35,7 @@ struct HostSpec {
   double speed_flops = 1e9;
   int cores = 1;
   std::optional<LinkSpec> loopback;  // "<host>_loopback", internal to the host
+  int cpu_profile = -1;  // Host::cpu_profile of every host (speed_flops: its initial pstate's speed)
 };
 
 struct TopoCommon {

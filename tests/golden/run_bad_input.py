@@ -93,6 +93,26 @@ CASES = [
                 "routes:\n  - {src: a, dst: b, links: [l, l]}\n"},
      ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL, "--cfg", "network/model=flow"],
      ["p.yaml:7:33:", "link 'l' appears twice"]),
+    # Pstates and power (energy issue): the file, line (and column), host or link and attribute.
+    ("platform power triples do not match speeds",
+     {"p.yaml": "hosts:\n  - {name: a, speed: [2Gf, 1Gf], power: [[90, 100, 150]]}\n  - {name: b, speed: 1Gf}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL],
+     ["p.yaml:2:41:", "bad 'power' in host 'a'", "1 power triple for 2 speeds"]),
+    ("platform power AllCores below OneCore",
+     {"p.xml": "<?xml version='1.0'?>\n<platform version=\"4.1\">\n<zone id=\"z\" routing=\"Full\">\n"
+               "<host id=\"a\" speed=\"1Gf\">\n  <prop id=\"wattage_per_state\" value=\"90:150:120\"/>\n</host>\n"
+               "<host id=\"b\" speed=\"1Gf\"/>\n</zone>\n</platform>\n"},
+     ["--platform", "FILE:p.xml", "--goal", GOOD_GOAL],
+     ["p.xml:5:3:", "bad 'wattage_per_state' of <host id='a'>", "AllCores 120 W is below OneCore 150 W"]),
+    ("platform pstate out of range",
+     {"p.yaml": "hosts:\n  - {name: a, speed: [2Gf, 1Gf], pstate: 2}\n  - {name: b, speed: 1Gf}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL],
+     ["p.yaml:2:42:", "bad 'pstate' in host 'a'", "pstate 2 is out of range"]),
+    ("platform link busy below idle",
+     {"p.yaml": "hosts:\n  - {name: a, speed: 1Gf}\n  - {name: b, speed: 1Gf}\n"
+                "links:\n  - {name: l, bandwidth: 1GBps, latency: 1us, power: [20, 10]}\n"},
+     ["--platform", "FILE:p.yaml", "--goal", GOOD_GOAL],
+     ["p.yaml:5:54:", "bad 'power' in link 'l'", "busy power 10 W is below idle power 20 W"]),
     ("cfg unknown key", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/l=5"], ["did you mean 'loggops/L'"]),
     ("cfg bad value", {}, ["--goal", GOOD_GOAL, "--cfg", "loggops/L=soon"], ["bad value 'soon' for loggops/L"]),
     ("cli no application", {}, [], ["give exactly one application"]),

@@ -625,14 +625,17 @@ TEST(PlatformXmlRouting, MissingRoutesAreNoRoute) {
 }
 
 TEST(PlatformXmlRouting, HostPstatesAndEnergyProperties) {
-  // Speed lists are pstates (simfab runs at speed[pstate]); energy properties are accepted and
-  // ignored until simfab models energy.
+  // Speed lists are pstates (the host starts at speed[pstate]); the energy properties give its
+  // power per pstate (platform_power_test.cpp has the rest).
   Platform p = parse_platform_xml(head() + R"(  <zone id="z" routing="Full">
     <host id="a" speed="100Mf,50Mf,20Mf" pstate="1" core="2">
       <prop id="wattage_per_state" value="95.0:120.0:200.0, 93.0:115.0:170.0, 90.0:110.0:150.0"/>
       <prop id="wattage_off" value="10"/>
+      <prop id="other" value="ignored"/>
+    </host>
+    <host id="b" speed="1Gf">
       <prop id="watt_per_state" value="100.0:200.0"/>
-      <prop id="watt_off" value="10"/>
+      <prop id="watt_off" value="5"/>
     </host>
   </zone>
 </platform>
@@ -640,6 +643,17 @@ TEST(PlatformXmlRouting, HostPstatesAndEnergyProperties) {
                                   "e.xml");
   EXPECT_DOUBLE_EQ(p.host(0).speed_flops, 50e6);
   EXPECT_EQ(p.host(0).cores, 2);
+  ASSERT_GE(p.host(0).cpu_profile, 0);
+  const CpuProfile& a = p.cpu_profile(p.host(0).cpu_profile);
+  EXPECT_EQ(a.initial_pstate, 1);
+  ASSERT_EQ(a.power.size(), 3u);
+  EXPECT_DOUBLE_EQ(a.power[1].one_core_w, 115.0);
+  EXPECT_DOUBLE_EQ(a.power_off_w, 10.0);
+  ASSERT_GE(p.host(1).cpu_profile, 0);
+  const CpuProfile& b = p.cpu_profile(p.host(1).cpu_profile);
+  ASSERT_EQ(b.power.size(), 1u);  // SimGrid's older Idle:AllCores pair: the middle value is Idle
+  EXPECT_DOUBLE_EQ(b.power[0].one_core_w, 100.0);
+  EXPECT_DOUBLE_EQ(b.power_off_w, 5.0);
 }
 
 // ---- bad input: an InputError at the offending element, never a crash

@@ -44,7 +44,7 @@ TEST(PlatformXml, TwoHostsSplitDuplexRoute) {
   </config>
   <zone id="AS0" routing="Full">
     <host id="a" speed="1Gf,500Mf" core="4">
-      <prop id="wattage_per_state" value="100.0:120.0:200.0"/>
+      <prop id="wattage_per_state" value="100.0:120.0:200.0, 90.0:100.0:150.0"/>
     </host>
     <host id="b" speed="2Gf" pstate="0"/>
     <link id="l1" bandwidth="10Gbps" latency="1us" sharing_policy="SPLITDUPLEX"/>

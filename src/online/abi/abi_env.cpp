@@ -123,6 +123,22 @@ void simfab_sleep(double seconds) {
   c->compute_seconds(seconds);
 }
 
+int simfab_set_pstate(int pstate) {
+  Call c("simfab_set_pstate", true);
+  c->set_pstate(pstate);
+  return 0;
+}
+
+int simfab_get_pstate(void) {
+  Call c("simfab_get_pstate", true);
+  return c->pstate();
+}
+
+int simfab_pstate_count(void) {
+  Call c("simfab_pstate_count", true);
+  return c->pstate_count();
+}
+
 void smpi_execute_flops(double flops) { simfab_compute(flops); }
 void smpi_execute(double seconds) { simfab_sleep(seconds); }
 

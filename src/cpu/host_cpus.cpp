@@ -1,0 +1,126 @@
+#include "cpu/host_cpus.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+namespace simfab::cpu {
+
+namespace {
+constexpr double kWorkTolerance = 1e-3;  // work-ps: completions within it end together
+}
+
+HostCpus::HostCpus(Engine& engine, const Platform& platform, const std::vector<int>& ranks_per_host)
+    : engine_(engine), platform_(platform) {
+  dyn_index_.assign(static_cast<size_t>(platform.host_count()), -1);
+  for (HostId h = 0; h < platform.host_count(); ++h) {
+    const Host& host = platform.host(h);
+    const CpuProfile* prof = host.cpu_profile >= 0 ? &platform.cpu_profile(host.cpu_profile) : nullptr;
+    const int ranks = static_cast<size_t>(h) < ranks_per_host.size() ? ranks_per_host[static_cast<size_t>(h)] : 0;
+    const bool dvfs = prof && prof->pstates() > 1;
+    if (!dvfs && ranks <= host.cores) continue;
+    Dyn d;
+    d.host = h;
+    d.cores = std::max(1, host.cores);
+    d.pstate = prof ? prof->initial_pstate : 0;
+    d.profile = prof;
+    d.scale = 1.0;
+    dyn_index_[static_cast<size_t>(h)] = static_cast<int32_t>(dyn_.size());
+    dyn_.push_back(std::move(d));
+    dyn_hosts_.push_back(h);
+  }
+  engine_.set_handler(EventKind::kCpu, this);
+}
+
+double HostCpus::rate(const Dyn& d) const {
+  const size_t n = d.heap.size();
+  if (n <= static_cast<size_t>(d.cores)) return d.scale;
+  return d.scale * static_cast<double>(d.cores) / static_cast<double>(n);
+}
+
+void HostCpus::advance(Dyn& d, SimTime t) {
+  if (!d.heap.empty()) d.v += rate(d) * static_cast<double>((t - d.t_last).ps());
+  d.t_last = t;
+}
+
+void HostCpus::notify(const Dyn& d, SimTime t) {
+  for (CpuObserver* o : observers_) o->on_cpu_state(d.host, t, static_cast<int>(d.heap.size()), d.pstate);
+}
+
+void HostCpus::reschedule(uint32_t di) {
+  Dyn& d = dyn_[di];
+  ++d.generation;
+  if (d.heap.empty()) return;
+  const double dt = (d.heap.front().key - d.v) / rate(d);
+  const double ps = std::ceil(std::max(0.0, dt) - 1e-6);
+  SimTime at = SimTime::never();
+  if (ps < 9.2e18) {
+    if (auto sum = checked_add(d.t_last, SimTime::ps(std::max<int64_t>(1, static_cast<int64_t>(ps))))) at = *sum;
+  }
+  if (at == SimTime::never())
+    throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds on host '" +
+                                      platform_.host(d.host).name + "': a computation lasts too long at its pstate");
+  engine_.schedule(at, EventKind::kCpu, (uint64_t{d.generation} << 24) | di);
+}
+
+void HostCpus::start(HostId h, uint32_t token, uint64_t work_ps) {
+  const uint32_t di = static_cast<uint32_t>(dyn_index_[static_cast<size_t>(h)]);
+  Dyn& d = dyn_[di];
+  const SimTime now = engine_.now();
+  advance(d, now);
+  d.heap.push_back(Running{d.v + static_cast<double>(work_ps), token});
+  std::push_heap(d.heap.begin(), d.heap.end(), std::greater<>());
+  reschedule(di);
+  notify(d, now);
+}
+
+void HostCpus::handle(SimTime now, uint64_t index) {
+  const uint32_t di = static_cast<uint32_t>(index & 0xFFFFFF);
+  Dyn& d = dyn_[di];
+  if (static_cast<uint32_t>(index >> 24) != d.generation) return;  // voided by a later change
+  advance(d, now);
+  done_.clear();
+  while (!d.heap.empty() && d.heap.front().key <= d.v + kWorkTolerance) {
+    done_.push_back(d.heap.front().token);
+    std::pop_heap(d.heap.begin(), d.heap.end(), std::greater<>());
+    d.heap.pop_back();
+  }
+  reschedule(di);
+  notify(d, now);
+  // The client may start new computations here (on this host too): done_ is copied first.
+  const std::vector<uint32_t> done = done_;
+  for (uint32_t token : done) client_->computation_done(token, now);
+}
+
+int HostCpus::pstate(HostId h) const {
+  const int32_t di = dyn_index_[static_cast<size_t>(h)];
+  if (di >= 0) return dyn_[static_cast<size_t>(di)].pstate;
+  const Host& host = platform_.host(h);
+  return host.cpu_profile >= 0 ? platform_.cpu_profile(host.cpu_profile).initial_pstate : 0;
+}
+
+int HostCpus::pstates(HostId h) const {
+  const Host& host = platform_.host(h);
+  return host.cpu_profile >= 0 ? platform_.cpu_profile(host.cpu_profile).pstates() : 1;
+}
+
+int HostCpus::busy(HostId h) const {
+  const int32_t di = dyn_index_[static_cast<size_t>(h)];
+  return di >= 0 ? static_cast<int>(dyn_[static_cast<size_t>(di)].heap.size()) : 0;
+}
+
+void HostCpus::set_pstate(HostId h, int p) {
+  SIMFAB_CHECK(p >= 0 && p < pstates(h), "HostCpus::set_pstate: pstate out of range");
+  const int32_t di = dyn_index_[static_cast<size_t>(h)];
+  if (di < 0) return;  // one pstate: nothing changes
+  Dyn& d = dyn_[static_cast<size_t>(di)];
+  if (d.pstate == p) return;
+  const SimTime now = engine_.now();
+  advance(d, now);
+  d.pstate = p;
+  d.scale = d.profile->speeds[static_cast<size_t>(p)] / d.profile->speeds[static_cast<size_t>(d.profile->initial_pstate)];
+  reschedule(static_cast<uint32_t>(di));
+  notify(d, now);
+}
+
+}  // namespace simfab::cpu

@@ -1,0 +1,143 @@
+#include "energy/energy_meter.hpp"
+
+#include <algorithm>
+#include <map>
+
+namespace simfab::energy {
+namespace {
+
+constexpr double kJoulesPerWattPs = 1e-12;
+
+std::string link_class(const std::string& name) {
+  std::string out;
+  for (size_t i = 0; i < name.size(); ++i) {
+    if (name[i] >= '0' && name[i] <= '9') {
+      if (out.empty() || out.back() != '*') out += '*';
+    } else {
+      out += name[i];
+    }
+  }
+  return out;
+}
+
+}  // namespace
+
+bool platform_has_power(const Platform& platform) {
+  for (int i = 0; i < platform.cpu_profile_count(); ++i)
+    if (platform.cpu_profile(i).has_power()) return true;
+  for (const Link& l : platform.links())
+    if (l.has_power()) return true;
+  return false;
+}
+
+EnergyMeter::EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, const std::vector<HostId>& rank_host,
+                         MiddleValue middle, bool polling)
+    : platform_(platform), cpus_(cpus), rank_host_(rank_host), middle_(middle), polling_(polling) {
+  meters_.resize(static_cast<size_t>(platform.host_count()));
+  for (HostId h = 0; h < platform.host_count(); ++h) {
+    Meter& m = meters_[static_cast<size_t>(h)];
+    m.pstate = cpus.pstate(h);
+    if (polling_ && cpus.dynamic(h)) m.pstates.emplace_back(SimTime::zero(), m.pstate);
+  }
+}
+
+PowerLine EnergyMeter::line(HostId h, int pstate) const {
+  const Host& host = platform_.host(h);
+  const CpuProfile& p = platform_.cpu_profile(host.cpu_profile);
+  return power_line(p.power[static_cast<size_t>(pstate)], host.cores, middle_);
+}
+
+void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
+  Meter& m = meters_[static_cast<size_t>(h)];
+  const double dt = static_cast<double>((t - m.t_last).ps());
+  if (m.busy == 0) m.idle_ps += dt;
+  const Host& host = platform_.host(h);
+  if (host.cpu_profile >= 0 && platform_.cpu_profile(host.cpu_profile).has_power() && !polling_)
+    m.energy_j += line(h, m.pstate).watts(m.busy) * dt * kJoulesPerWattPs;
+  if (polling_ && pstate != m.pstate) m.pstates.emplace_back(t, pstate);
+  m.t_last = t;
+  m.busy = busy;
+  m.pstate = pstate;
+}
+
+void EnergyMeter::on_fixed_computation(HostId h, SimTime start, SimTime end) {
+  Meter& m = meters_[static_cast<size_t>(h)];
+  m.sum_ps += static_cast<double>((end - start).ps());
+  if (end > m.cover_end) {
+    m.union_ps += static_cast<double>((end - max(start, m.cover_end)).ps());
+    m.cover_end = end;
+  }
+}
+
+// busy(t) = ranks of h not finished by t, against the recorded pstates (fixed hosts: one).
+double EnergyMeter::host_energy_polling(HostId h, const Meter& m, SimTime makespan,
+                                        const std::vector<SimTime>& finish) const {
+  std::vector<SimTime> ends;
+  for (size_t r = 0; r < rank_host_.size(); ++r)
+    if (rank_host_[r] == h) ends.push_back(finish[r]);
+  std::sort(ends.begin(), ends.end());
+  std::vector<std::pair<SimTime, int>> ps = m.pstates;
+  if (ps.empty()) ps.emplace_back(SimTime::zero(), m.pstate);
+  double e = 0;
+  SimTime t = SimTime::zero();
+  size_t ei = 0, pi = 0;
+  int busy = static_cast<int>(ends.size());
+  while (t < makespan) {
+    while (ei < ends.size() && ends[ei] <= t) { --busy; ++ei; }
+    while (pi + 1 < ps.size() && ps[pi + 1].first <= t) ++pi;
+    SimTime next = makespan;
+    if (ei < ends.size()) next = std::min(next, ends[ei]);
+    if (pi + 1 < ps.size()) next = std::min(next, ps[pi + 1].first);
+    e += line(h, ps[pi].second).watts(busy) * static_cast<double>((next - t).ps()) * kJoulesPerWattPs;
+    t = next;
+  }
+  return e;
+}
+
+EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& finish, const NetworkStats& net) const {
+  EnergyReport rep;
+  rep.present = platform_has_power(platform_);
+  if (!rep.present) return rep;
+  const double T = static_cast<double>(makespan.ps());
+  for (HostId h = 0; h < platform_.host_count(); ++h) {
+    const Host& host = platform_.host(h);
+    if (host.cpu_profile < 0 || !platform_.cpu_profile(host.cpu_profile).has_power()) continue;
+    const Meter& m = meters_[static_cast<size_t>(h)];
+    HostEnergy he;
+    he.name = host.name;
+    double idle_ps = 0;
+    if (cpus_.dynamic(h)) {
+      const double tail = std::max(0.0, T - static_cast<double>(m.t_last.ps()));
+      idle_ps = m.idle_ps + (m.busy == 0 ? tail : 0.0);
+      he.energy_j = m.energy_j + line(h, m.pstate).watts(m.busy) * tail * kJoulesPerWattPs;
+    } else {
+      idle_ps = std::max(0.0, T - m.union_ps);
+      const PowerLine l = line(h, m.pstate);
+      he.energy_j = (l.idle_w * idle_ps + l.base_w * m.union_ps + l.per_core_w * m.sum_ps) * kJoulesPerWattPs;
+    }
+    if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish);
+    he.idle_s = idle_ps * 1e-12;
+    rep.hosts_j += he.energy_j;
+    rep.hosts.push_back(std::move(he));
+  }
+  std::map<std::string, double> bytes;
+  for (const LinkUsage& u : net.links) bytes[u.name] = u.bytes;
+  std::map<std::string, LinkClassEnergy> classes;
+  for (const Link& l : platform_.links()) {
+    if (!l.has_power()) continue;
+    double e = l.idle_w * T * kJoulesPerWattPs;
+    if (auto it = bytes.find(l.name); it != bytes.end() && l.bandwidth_Bps > 0)
+      e += (l.busy_w - l.idle_w) * it->second / l.bandwidth_Bps;
+    LinkClassEnergy& c = classes[link_class(l.name)];
+    c.name = link_class(l.name);
+    ++c.links;
+    c.energy_j += e;
+    rep.links_j += e;
+  }
+  rep.links_busy_modelled = net.present || classes.empty();
+  for (auto& [name, c] : classes) rep.link_classes.push_back(c);
+  rep.total_j = rep.hosts_j + rep.links_j;
+  return rep;
+}
+
+}  // namespace simfab::energy

@@ -1,0 +1,96 @@
+// EnergyMeter: energy to solution per host and per link (seed 001 §2.13, §4.2; spec tests 2, 3,
+// 16, 17). An observer of the hosts' CPUs (cpu/host_cpus.hpp), never a hook in the kernel.
+//
+// Hosts. Power is piecewise constant between changes of a host's load or pstate, so
+//     E_h = sum over intervals [t_i, t_{i+1}) of P_h(busy_i, pstate_i) * (t_{i+1} - t_i)
+// integrated exactly, O(1) per change, the old state applied up to the change (power_model.hpp
+// gives P). A fixed host (one pstate, no more ranks than cores) reports each computation as its
+// interval [s, e) when it starts, starts in time order; with busy(t) the number of intervals
+// covering t, its energy is
+//     E_h = Idle * (T - U) + base * U + per_core * S,   U = |union of the intervals|, S = sum of
+//     their lengths,
+// exact because P is affine in busy once busy >= 1 (U grows in O(1) per interval: starts never
+// decrease, so only the latest covered end matters). T is the makespan: every host draws power
+// until the whole run ends, idle hosts included (SimGrid does the same).
+//
+// Polling (energy/polling=busy): real MPI libraries spin while a rank waits, so each rank keeps
+// one core busy from the start until it finishes (seed 001 §2.14: 12 polling cores draw ~188 W
+// against 92 W idle). Then busy(t) = the host's unfinished ranks, known at the end of the run:
+// finish() integrates it against the pstate history it recorded for the dynamic hosts.
+// Idle time (idle_s) is always the time with no computation, the thesis's tables' meaning.
+//
+// Links with power: P = Idle + (Busy - Idle) * u, u = throughput / bandwidth, so
+//     E_l = Idle * T + (Busy - Idle) * bytes_l / bandwidth_l
+// exactly, from the bytes each link carried (models with link statistics: flow, smpi). Under a
+// model without them (loggops) links draw their idle power only, and the report says so.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "cpu/host_cpus.hpp"
+#include "energy/power_model.hpp"
+#include "net/network.hpp"
+
+namespace simfab::energy {
+
+struct HostEnergy {
+  std::string name;
+  double energy_j = 0;
+  double idle_s = 0;  // time with no computation, within [0, makespan]
+};
+
+struct LinkClassEnergy {
+  std::string name;  // the links' names with every run of digits replaced by '*'
+  int links = 0;
+  double energy_j = 0;
+};
+
+struct EnergyReport {
+  bool present = false;   // some host or link has power
+  double total_j = 0;
+  double hosts_j = 0;
+  double links_j = 0;
+  bool links_busy_modelled = true;  // false: a model without link statistics (idle power only)
+  std::vector<HostEnergy> hosts;    // hosts with a power model, in platform order
+  std::vector<LinkClassEnergy> link_classes;
+};
+
+// Whether a platform declares any power (then a run reports energy).
+bool platform_has_power(const Platform& platform);
+
+class EnergyMeter : public cpu::CpuObserver {
+ public:
+  EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, const std::vector<HostId>& rank_host,
+              MiddleValue middle, bool polling);
+
+  void on_cpu_state(HostId h, SimTime t, int busy, int pstate) override;
+  void on_fixed_computation(HostId h, SimTime start, SimTime end) override;
+
+  // The report at the end of a run of length `makespan`; finish[r] is rank r's finish time.
+  EnergyReport finish(SimTime makespan, const std::vector<SimTime>& finish, const NetworkStats& net) const;
+
+ private:
+  struct Meter {
+    SimTime t_last = SimTime::zero();
+    int busy = 0;
+    int pstate = 0;
+    double energy_j = 0;  // dynamic hosts: integrated up to t_last
+    double idle_ps = 0;   // dynamic hosts: up to t_last
+    double union_ps = 0;  // fixed hosts: |union of the computations|
+    double sum_ps = 0;    // fixed hosts: sum of their lengths
+    SimTime cover_end = SimTime::zero();
+    std::vector<std::pair<SimTime, int>> pstates;  // polling, dynamic hosts: (from, pstate)
+  };
+  PowerLine line(HostId h, int pstate) const;
+  double host_energy_polling(HostId h, const Meter& m, SimTime makespan, const std::vector<SimTime>& finish) const;
+
+  const Platform& platform_;
+  const cpu::HostCpus& cpus_;
+  const std::vector<HostId>& rank_host_;
+  MiddleValue middle_;
+  bool polling_;
+  std::vector<Meter> meters_;  // per host
+};
+
+}  // namespace simfab::energy

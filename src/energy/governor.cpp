@@ -1,5 +1,7 @@
 #include "energy/governor.hpp"
 
+#include "energy/adagio.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -22,7 +24,10 @@ void register_energy_keys(Config& cfg) {
   cfg.declare({"energy/governor", CfgType::kChoice, "none",
                "DVFS governor of every host with several pstates: none keeps the platform's pstates (and "
                "set_pstate's); performance, powersave, ondemand, conservative as Linux's (seed 001 §2.15)",
-               {"none", "performance", "powersave", "ondemand", "conservative"}});
+               {"none", "performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved"}});
+  cfg.declare({"energy/adagio-factor", CfgType::kText, "1.2",
+               "adagio-improved: MPI time above this factor times the least seen so far means waiting for "
+               "others (slow down); below it, speed up halfway", {}});
   cfg.declare({"energy/sampling-period", CfgType::kTime, "0.1s",
                "how often a governor looks at each host's load (simulated time)", {}});
   cfg.declare({"energy/up-threshold", CfgType::kText, "0.8",
@@ -52,7 +57,16 @@ GovernorParams governor_params(const Config& cfg) {
            : g == "powersave"    ? GovernorKind::kPowersave
            : g == "ondemand"     ? GovernorKind::kOndemand
            : g == "conservative" ? GovernorKind::kConservative
+           : g == "adagio"       ? GovernorKind::kAdagio
+           : g == "adagio-improved" ? GovernorKind::kAdagioImproved
                                  : GovernorKind::kNone;
+  {
+    const std::string& text = cfg.text("energy/adagio-factor");
+    char* end = nullptr;
+    p.adagio_factor = std::strtod(text.c_str(), &end);
+    if (text.empty() || *end != '\0' || !(p.adagio_factor >= 1) || !std::isfinite(p.adagio_factor))
+      throw InputError(SourceLoc{}, "--cfg energy/adagio-factor=" + text + ": expected a number >= 1");
+  }
   p.period = cfg.time("energy/sampling-period");
   if (p.period <= SimTime::zero())
     throw InputError(SourceLoc{}, "--cfg energy/sampling-period must be positive");
@@ -77,6 +91,9 @@ int next_pstate(GovernorKind kind, int current, double load, int lo, int hi, dou
       const int p = hi - static_cast<int>(std::floor(load * (hi - lo + 1)));
       return std::clamp(p, lo, hi);
     }
+    case GovernorKind::kAdagio:
+    case GovernorKind::kAdagioImproved:
+      return current;  // per task, not per period (Governor::adagio)
     case GovernorKind::kConservative:
       if (load > up) return std::clamp(current - 1, lo, hi);
       if (load < down) return std::clamp(current + 1, lo, hi);
@@ -104,15 +121,51 @@ void Governor::start() {
     const int p = next_pstate(params_.kind, cpus_.pstate(h), 0.0, lo(h), hi(h), params_.up, params_.down);
     if (params_.kind == GovernorKind::kPerformance || params_.kind == GovernorKind::kPowersave) cpus_.set_pstate(h, p);
   }
+  if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved) {
+    for (HostId h : cpus_.dynamic_hosts())
+      if (cpus_.pstates(h) > 1) cpus_.set_pstate(h, lo(h));  // new tasks run at f_max
+    return;
+  }
   if (params_.kind == GovernorKind::kOndemand || params_.kind == GovernorKind::kConservative)
     engine_.schedule(params_.period, EventKind::kGovernor, 0);
 }
 
-void Governor::on_cpu_state(HostId h, SimTime t, int busy, int) {
+void Governor::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
+  if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved) {
+    adagio(h, t, busy, pstate);
+    return;
+  }
   Load& l = load_[static_cast<size_t>(h)];
   l.core_ps += static_cast<double>(std::min(l.busy, platform_.host(h).cores)) * static_cast<double>((t - l.t_last).ps());
   l.t_last = t;
   l.busy = busy;
+}
+
+void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
+  Load& l = load_[static_cast<size_t>(h)];
+  const int was = l.busy;
+  l.busy = busy;
+  if (cpus_.pstates(h) < 2) return;
+  if (was > 0 && busy == 0) {  // PostTask: the task's computing time is known
+    l.task_end = t;
+    l.task_pstate = pstate;
+    l.has_task = true;
+  } else if (was == 0 && busy > 0) {  // PreTask: t_lib is known; choose this task's pstate
+    l.task_start = t;
+    if (!l.has_task) return;
+    const std::vector<double>& speeds = platform_.cpu_profile(platform_.host(h).cpu_profile).speeds;
+    const double t_comp = static_cast<double>((l.task_end - l.last_start).ps());
+    const double t_lib = static_cast<double>((t - l.task_end).ps());
+    const int p = params_.kind == GovernorKind::kAdagio
+                      ? adagio_next(t_comp, t_lib, l.task_pstate, speeds, lo(h), hi(h))
+                      : adagio_improved_next(t_comp, t_lib, l.task_pstate, speeds, lo(h), hi(h), params_.adagio_factor,
+                                             &l.t_min);
+    if (p != pstate) {
+      ++changes_;
+      cpus_.set_pstate(h, p);
+    }
+  }
+  if (busy > 0 && was == 0) l.last_start = t;
 }
 
 void Governor::handle(SimTime now, uint64_t) {

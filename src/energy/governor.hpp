@@ -11,6 +11,7 @@
 //                  [min, max] (SimGrid's rule: a pstate in proportion to the load)
 //   conservative   L > up:  p = p - 1 (one step faster); L < down: p = p + 1 (one step slower);
 //                  else unchanged (SimGrid's; the thesis's Listing 3 steps down whenever L <= up)
+//   adagio, adagio-improved   per task, when the host's next computation starts (adagio.hpp)
 // up = energy/up-threshold (0.8), down = energy/down-threshold (0.2), period =
 // energy/sampling-period (0.1 s: SimGrid's plugin/dvfs/sampling-rate).
 //
@@ -27,7 +28,7 @@
 
 namespace simfab::energy {
 
-enum class GovernorKind { kNone, kPerformance, kPowersave, kOndemand, kConservative };
+enum class GovernorKind { kNone, kPerformance, kPowersave, kOndemand, kConservative, kAdagio, kAdagioImproved };
 
 struct GovernorParams {
   GovernorKind kind = GovernorKind::kNone;
@@ -36,6 +37,7 @@ struct GovernorParams {
   double down = 0.2;
   int min_pstate = 0;
   int max_pstate = -1;  // -1: the host's last pstate
+  double adagio_factor = 1.2;
 };
 
 GovernorParams governor_params(const Config& cfg);
@@ -63,7 +65,15 @@ class Governor : public cpu::CpuObserver, public EventHandler {
     SimTime t_last = SimTime::zero();
     int busy = 0;
     double core_ps = 0;  // integral of min(busy, cores) over the current period
+    // Adagio: the last task (a period with busy > 0) and the MPI time since.
+    SimTime task_start = SimTime::zero();
+    SimTime last_start = SimTime::zero();
+    SimTime task_end = SimTime::zero();
+    int task_pstate = 0;
+    bool has_task = false;
+    double t_min = -1;
   };
+  void adagio(HostId h, SimTime t, int busy, int pstate);
   int lo(HostId h) const;
   int hi(HostId h) const;
 

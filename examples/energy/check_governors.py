@@ -57,11 +57,11 @@ b = runs["performance/busy"]
 ps, od, cs, ad = runs["powersave/busy"], runs["ondemand/busy"], runs["conservative/busy"], runs["adagio/busy"]
 check(1.8 < ps["time_ratio"] < 2.0, f"powersave takes about twice as long ({ps['time_ratio']}x; thesis 1.99x)")
 check(ps["energy_delta_pct"] > 25, f"powersave costs much more energy ({ps['energy_delta_pct']:+}%; thesis +47.7 %)")
-check(od["time_ratio"] < 1.005 and cs["time_ratio"] < 1.005,
+check(od["time_ratio"] < 1.01 and cs["time_ratio"] < 1.01,
       f"ondemand and conservative keep the makespan ({od['time_ratio']}x, {cs['time_ratio']}x; thesis +0.003 %)")
 check(od["energy_delta_pct"] < 0 and cs["energy_delta_pct"] < 0,
       f"ondemand and conservative save energy ({od['energy_delta_pct']:+}%, {cs['energy_delta_pct']:+}%; thesis -0.28 %, -0.47 %)")
-check(ad["time_ratio"] > 1.3, f"Adagio ratchets down and never speeds up ({ad['time_ratio']}x; thesis 1.96x)")
+check(ad["time_ratio"] > 1.5, f"Adagio ratchets down and never speeds up ({ad['time_ratio']}x; thesis 1.96x)")
 check(b["most_idle_host"] > 0.45, f"the centre hosts idle about half the time at full speed ({100 * b['most_idle_host']:.1f}%; thesis 52 %)")
 if failures:
     sys.exit(1)

@@ -5,7 +5,7 @@
 neighbours (isend/irecv/waitall). Work per rank mimics the idle pattern of the thesis's Table 9.2
 (Ondes3D, Chuetsu scenario, performance governor): the four corner ranks are nearly always busy,
 the eight edge ranks about 25 % idle, the four centre ranks about 52 % idle. Each rank's work
-varies by about 1 % from iteration to iteration (deterministic), the temporal imbalance that
+varies by up to 3 % from iteration to iteration (deterministic), the temporal imbalance that
 defeats the original Adagio. Work is sized so the heaviest rank computes HEAVY_S seconds per
 iteration at 2.3 Gflop/s (the taurus pstate 0 of examples/energy/taurus16.xml).
 usage: gen_bsp.py [ITERS [HEAVY_S]] > bsp16.ti
@@ -32,7 +32,7 @@ for r in range(16):
 for it in range(iters):
     for r in range(16):
         x, y = r % px, r // px
-        jitter = 1.0 + 0.01 * math.sin(1.7 * it + 0.9 * r)
+        jitter = 1.0 + 0.03 * math.sin(1.7 * it + 0.9 * r)
         flops = weight(x, y) * jitter * heavy_s * speed
         out.append(f"{r} compute {flops:.6e}")
         nbrs = [((x + 1) % px) + y * px, ((x - 1) % px) + y * px, x + ((y + 1) % py) * px, x + ((y - 1) % py) * px]

@@ -1,13 +1,14 @@
 // Adagio and AdagioImproved (seed 001 §4.5, §4.6, Listings 4 and 5; [Rou+09]): application-level
 // DVFS. A host's computation is a task; the MPI time after it, t_lib, is slack that a slower
 // pstate can fill. When the next task starts, the last one is judged:
-//     t_target = 0.99 * (t_comp + t_lib)            (t_copy taken as 1 %, as SimGrid does)
+//     t_target = t_comp + t_lib - t_copy,  t_copy = min(1 % of t_comp + t_lib, t_lib)
+//                                                   (SimGrid's 1 %; t_copy is part of t_lib)
 //     time at f' = t_comp * speed(f) / speed(f')    (the worst case: fully compute-bound; the
 //                                                   thesis prints the ratio inverted, erratum 3)
 //     next pstate = the slowest f' whose time fits t_target, else the fastest allowed.
-// The flaw the thesis proves (§9.3): t_target >= t_comp at the current pstate whenever t_lib is
-// above 1 %, so Adagio never picks a faster pstate than the current one: under temporal
-// imbalance it ratchets down to the slowest pstate everywhere.
+// The flaw the thesis proves (§9.3): t_target >= t_comp at the current pstate, so Adagio never
+// picks a faster pstate than the current one: under temporal imbalance it ratchets down to the
+// slowest pstate everywhere.
 // AdagioImproved fixes it: with t_min the least MPI time seen so far on the host,
 //     t_lib > t_min * factor   -> Adagio's rule (others keep us waiting: slow down)
 //     otherwise                -> pstate i / 2 (halfway to the fastest), t_min = t_lib

@@ -6,6 +6,7 @@
 #include <map>
 
 #include "cpu/host_cpus.hpp"
+#include "energy/adagio.hpp"
 #include "energy/energy_meter.hpp"
 #include "energy/governor.hpp"
 #include "energy/power_model.hpp"
@@ -298,6 +299,44 @@ TEST(Governor, OndemandSpeedsUpAFullyLoadedHostAtItsFirstTick) {
   EXPECT_EQ(governed_task(energy::GovernorKind::kOndemand, 1).ps(), 55 * kSecond / 100);
   // conservative steps one pstate faster: here the same single step.
   EXPECT_EQ(governed_task(energy::GovernorKind::kConservative, 1).ps(), 55 * kSecond / 100);
+}
+
+}  // namespace
+}  // namespace simfab
+
+namespace simfab {
+namespace {
+
+TEST(Adagio, NeverSpeedsUpOnceSlowedDown) {
+  // Seed 001 test 10: 12 pstates; the task's work (seconds at pstate 0) varies by iteration
+  // while the iteration end is fixed at 1.5 s. Adagio fits each task into its last slack, so its
+  // pstate index never decreases: it never speeds up, even when a heavier task comes.
+  std::vector<double> speeds;
+  for (int i = 0; i < 12; ++i) speeds.push_back((2300 - 100 * i) * 1e6);
+  const double work[] = {1.0, 1.2, 1.0, 1.3, 1.0, 1.25, 1.1, 1.3};
+  int p = 0, raised = 0;
+  for (int it = 0; it < 40; ++it) {
+    const double t_comp = work[it % 8] * speeds[0] / speeds[static_cast<size_t>(p)];
+    const double t_lib = std::max(0.0, 1.5 - t_comp);
+    const int next = energy::adagio_next(t_comp, t_lib, p, speeds, 0, 11);
+    EXPECT_GE(next, p) << "iteration " << it;
+    raised = std::max(raised, next);
+    p = next;
+  }
+  EXPECT_GT(raised, 0);
+}
+
+TEST(Adagio, ImprovedSpeedsUpHalfwayWhenOthersWaitForIt) {
+  std::vector<double> speeds;
+  for (int i = 0; i < 12; ++i) speeds.push_back((2300 - 100 * i) * 1e6);
+  double t_min = 0.10;
+  // MPI time at or below t_min * factor: others wait for this host; pstate 9 -> 4 (9 / 2).
+  EXPECT_EQ(energy::adagio_improved_next(1.0, 0.11, 9, speeds, 0, 11, 1.2, &t_min), 4);
+  EXPECT_DOUBLE_EQ(t_min, 0.11);
+  // Well above: Adagio's rule, the slowest pstate that fits 0.99 (t_comp + t_lib).
+  EXPECT_EQ(energy::adagio_improved_next(1.0, 0.5, 0, speeds, 0, 11, 1.2, &t_min),
+            energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11));
+  EXPECT_EQ(energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11), 7);  // 2300/1600 = 1.4375 <= 1.485
 }
 
 }  // namespace

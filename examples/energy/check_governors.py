@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Seed 001 test 20: the imbalanced BSP workload (bsp16.ti) on taurus16.xml under each DVFS
-governor. Prints the table of examples/energy/README.md; checks each run's makespan and energy
+"""Seed 001 tests 20 and 21: the imbalanced BSP workload (bsp16.ti) on taurus16.xml under each DVFS
+governor, and its 4x over-decomposition (bsp64.ti) under GreedyLB every k iterations. Prints the table of examples/energy/README.md; checks each run's makespan and energy
 against the golden file expected.json (exact: runs are deterministic) and the ranking the thesis
 reports where simfab reproduces it (README.md says where it does not, and why).
 usage: check_governors.py SIMFAB SOURCE_DIR [--update]
@@ -28,6 +28,19 @@ with tempfile.TemporaryDirectory() as tmp:
             runs[f"{g}/{polling}"] = {"makespan_ps": j["makespan_ps"], "energy_j": round(j["energy_j"], 3),
                                       "most_idle_host": round(idle[-1], 4), "pstate_changes": j["energy"]["governor_changes"]}
 
+    # Test 21: 64 ranks on 16 hosts, performance governor, GreedyLB every k iterations.
+    for k in [0, 5, 10, 15, 20, 25, 30]:
+        out = os.path.join(tmp, f"lb{k}.json")
+        lb = ["--cfg", "lb/balancer=greedy", "--cfg", f"lb/every={k}"] if k else []
+        subprocess.run([simfab, "run", "--platform", os.path.join(here, "taurus16.xml"), "--trace",
+                        os.path.join(here, "bsp64.ti"), "--hostfile", os.path.join(here, "bsp64.hostfile"),
+                        "--cfg", "energy/polling=idle", "--json", out, "--reproducible", "--quiet"] + lb, check=True)
+        j = json.load(open(out))
+        idle = sorted(h["idle_s"] / j["makespan_s"] for h in j["hosts"])
+        runs[f"greedylb-{k}/idle" if k else "overdecomposed/idle"] = {
+            "makespan_ps": j["makespan_ps"], "energy_j": round(j["energy_j"], 3), "most_idle_host": round(idle[-1], 4),
+            "hosts_under_12pct_idle": sum(1 for x in idle if x < 0.12), "migrations": j["energy"]["migrations"]}
+
 failures = []
 def check(ok, what):
     print(("ok   " if ok else "FAIL ") + what)
@@ -43,6 +56,17 @@ for polling in ["busy", "idle"]:
         r["energy_delta_pct"] = round(100 * (r["energy_j"] / base["energy_j"] - 1), 2)
         print(f"{g + '/' + polling:28} {r['makespan_ps'] * 1e-12:13.3f} {r['time_ratio']:7.3f}x {r['energy_j']:12.0f} "
               f"{r['energy_delta_pct']:+7.2f}% {100 * r['most_idle_host']:14.1f}%")
+
+print()
+print(f"{'64 ranks, polling=idle':28} {'makespan (s)':>13} {'time':>8} {'energy (J)':>12} {'energy':>8} {'hosts <12% idle':>15}")
+perf16 = runs["performance/idle"]
+for k in [0, 5, 10, 15, 20, 25, 30]:
+    name = f"greedylb-{k}/idle" if k else "overdecomposed/idle"
+    r = runs[name]
+    r["time_ratio"] = round(r["makespan_ps"] / perf16["makespan_ps"], 4)
+    r["energy_delta_pct"] = round(100 * (r["energy_j"] / perf16["energy_j"] - 1), 2)
+    print(f"{name:28} {r['makespan_ps'] * 1e-12:13.3f} {r['time_ratio']:7.3f}x {r['energy_j']:12.0f} "
+          f"{r['energy_delta_pct']:+7.2f}% {r['hosts_under_12pct_idle']:15d}")
 
 golden = os.path.join(here, "expected.json")
 if update:
@@ -63,5 +87,18 @@ check(od["energy_delta_pct"] < 0 and cs["energy_delta_pct"] < 0,
       f"ondemand and conservative save energy ({od['energy_delta_pct']:+}%, {cs['energy_delta_pct']:+}%; thesis -0.28 %, -0.47 %)")
 check(ad["time_ratio"] > 1.5, f"Adagio ratchets down and never speeds up ({ad['time_ratio']}x; thesis 1.96x)")
 check(b["most_idle_host"] > 0.45, f"the centre hosts idle about half the time at full speed ({100 * b['most_idle_host']:.1f}%; thesis 52 %)")
+# Test 21: load balancing beats DVFS; less time and energy; monotone in k; residual idle small.
+lb = [runs[f"greedylb-{k}/idle"] for k in [5, 10, 15, 20, 25, 30]]
+check(-0.26 < lb[0]["time_ratio"] - 1 < -0.19,
+      f"GreedyLB every 5 iterations cuts the makespan by {100 * (1 - lb[0]['time_ratio']):.1f} % (thesis 21.7 %)")
+check(-15 < lb[0]["energy_delta_pct"] < -10,
+      f"... and the energy by {-lb[0]['energy_delta_pct']:.1f} % (thesis 11.4 %)")
+check(min(lb, key=lambda r: r["makespan_ps"]) is lb[0] and max(lb, key=lambda r: r["makespan_ps"]) is lb[-1],
+      "balancing less often is worse: k = 5 best, k = 30 worst (the thesis: monotone; here k = 25 edges k = 20)")
+check(lb[1]["hosts_under_12pct_idle"] >= 12,
+      f"with k = 10, {lb[1]['hosts_under_12pct_idle']} of 16 hosts idle less than 12 % (thesis: most)")
+best_dvfs = min(runs[f"{g}/idle"]["energy_delta_pct"] for g in governors)
+check(lb[0]["energy_delta_pct"] < best_dvfs,
+      f"load balancing saves more energy ({lb[0]['energy_delta_pct']:+} %) than the best governor ({best_dvfs:+} %)")
 if failures:
     sys.exit(1)

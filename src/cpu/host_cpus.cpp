@@ -10,7 +10,8 @@ namespace {
 constexpr double kWorkTolerance = 1e-3;  // work-ps: completions within it end together
 }
 
-HostCpus::HostCpus(Engine& engine, const Platform& platform, const std::vector<int>& ranks_per_host)
+HostCpus::HostCpus(Engine& engine, const Platform& platform, const std::vector<int>& ranks_per_host,
+                   bool all_dynamic)
     : engine_(engine), platform_(platform) {
   dyn_index_.assign(static_cast<size_t>(platform.host_count()), -1);
   for (HostId h = 0; h < platform.host_count(); ++h) {
@@ -18,7 +19,7 @@ HostCpus::HostCpus(Engine& engine, const Platform& platform, const std::vector<i
     const CpuProfile* prof = host.cpu_profile >= 0 ? &platform.cpu_profile(host.cpu_profile) : nullptr;
     const int ranks = static_cast<size_t>(h) < ranks_per_host.size() ? ranks_per_host[static_cast<size_t>(h)] : 0;
     const bool dvfs = prof && prof->pstates() > 1;
-    if (!dvfs && ranks <= host.cores) continue;
+    if (!dvfs && ranks <= host.cores && !all_dynamic) continue;
     Dyn d;
     d.host = h;
     d.cores = std::max(1, host.cores);

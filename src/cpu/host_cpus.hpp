@@ -51,7 +51,9 @@ class CpuClient {
 class HostCpus : public EventHandler {
  public:
   // ranks_per_host[h]: the ranks mapped to host h (more than its cores makes it dynamic).
-  HostCpus(Engine& engine, const Platform& platform, const std::vector<int>& ranks_per_host);
+  // all_dynamic: every host is modelled dynamically (ranks may migrate onto any host).
+  HostCpus(Engine& engine, const Platform& platform, const std::vector<int>& ranks_per_host,
+           bool all_dynamic = false);
 
   void set_client(CpuClient* c) { client_ = c; }
   void add_observer(CpuObserver* o) { observers_.push_back(o); }

@@ -18,6 +18,8 @@
 // against 92 W idle). Then busy(t) = the host's unfinished ranks, known at the end of the run:
 // finish() integrates it against the pstate history it recorded for the dynamic hosts.
 // Idle time (idle_s) is always the time with no computation, the thesis's tables' meaning.
+// rank_host is read at the end (the executor's, which load balancing changes): under polling a
+// migrated rank's waiting counts on its last host.
 //
 // Links with power: P = Idle + (Busy - Idle) * u, u = throughput / bandwidth, so
 //     E_l = Idle * T + (Busy - Idle) * bytes_l / bandwidth_l

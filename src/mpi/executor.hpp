@@ -107,6 +107,9 @@ class Executor : private cpu::CpuClient {
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
+  const std::vector<HostId>& rank_hosts() const { return rank_host_; }
+  // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.
+  void migrate(RankId r, HostId h) { rank_host_[static_cast<size_t>(r)] = h; }
 
   // Computations on the hosts `cpus` makes dynamic (shared cores, pstates) run through it: the
   // rank's CPU timer reads SimTime::never() ("busy until the computation ends") meanwhile, and

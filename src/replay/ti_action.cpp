@@ -69,6 +69,7 @@ constexpr Layout kLayouts[] = {
     {"scan", TiKind::kScan, "<count> <flops> [<datatype>]"},
     {"exscan", TiKind::kExscan, "<count> <flops> [<datatype>]"},
     {"set_pstate", TiKind::kSetPstate, "<pstate>"},
+    {"migrate", TiKind::kMigrate, "(no arguments)"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -241,6 +242,9 @@ class LineParser {
       case TiKind::kSleep:
         args(1, 1);
         a.amount = number(next(), "a duration in seconds");
+        break;
+      case TiKind::kMigrate:
+        args(0, 0);
         break;
       case TiKind::kSetPstate:
         args(1, 1);

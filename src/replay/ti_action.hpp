@@ -36,6 +36,7 @@
 //   reducescatter           counts[0..P) = bytes each rank receives, bytes = their sum, amount
 //   scan, exscan            bytes, amount = flops after the reduction (simfab extensions)
 //   set_pstate              peer = the pstate index (>= 0; the replayer checks it against the host)
+//   migrate                 (no arguments)
 #pragma once
 
 #include <cstdint>
@@ -56,7 +57,7 @@ enum class TiKind : uint8_t {
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
-  kSetPstate,
+  kSetPstate, kMigrate,
   kCount,
 };
 

@@ -12,19 +12,24 @@
 namespace simfab {
 
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
-                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice) {
-  return std::make_unique<TiProgram>(trace, ops, platform, rank_host, choice);
+                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice,
+                                         const energy::LbOptions& lb) {
+  return std::make_unique<TiProgram>(trace, ops, platform, rank_host, choice, lb);
 }
 
 TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
-                     coll::CollChoice choice)
-    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), runner_(ops), choice_(choice),
+                     coll::CollChoice choice, energy::LbOptions lb)
+    : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), lb_(lb), runner_(ops), choice_(choice),
       comms_(trace.num_ranks()), world_(comms_.at(mpi::kCommWorld, "MPI_COMM_WORLD")), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
   for (HostId h : rank_host_)
     SIMFAB_CHECK(h >= 0 && h < platform.host_count(), "make_ti_program: rank mapped to an unknown host");
   ranks_.resize(rank_host_.size());
+  if (lb_.enabled) {
+    lb_flops_.assign(rank_host_.size(), 0.0);
+    lb_points_.assign(rank_host_.size(), 0);
+  }
 }
 
 void TiProgram::start(Executor& ex) {
@@ -93,11 +98,15 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kCompute:
       case TiKind::kSleep: {
         const SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : ti_sleep_time(a.amount, trace_.file_name(line.file), line);
+        if (lb_.enabled && a.kind == TiKind::kCompute) lb_flops_[static_cast<size_t>(r)] += a.amount;
         s.state = State::kOp;
         s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(d.ps()), 0, 0, kNoRequest, t,
                        a.kind == TiKind::kSleep ? op_flag::kDelay : uint8_t{0});
         return;
       }
+      case TiKind::kMigrate:
+        if (start_migrate(r, t)) return;
+        continue;
       case TiKind::kSetPstate: {
         // Applied when the rank gets there in simulated time: at the end of a zero calc.
         const HostId h = rank_host_[static_cast<size_t>(r)];
@@ -345,6 +354,11 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     SIMFAB_CHECK(false, "TiProgram: a collective run ended that no rank state or request owns");
   }
   const uint32_t req = op.user;
+  if (!migrate_ops_.empty() && migrate_ops_.erase(id)) {
+    ops_.release(id);
+    arrive_migrate(r);
+    return;
+  }
   if (!pstate_ops_.empty()) {
     if (auto it = pstate_ops_.find(id); it != pstate_ops_.end()) {
       ex_->cpus()->set_pstate(ex_->host_of(r), it->second);
@@ -545,6 +559,9 @@ std::string TiProgram::describe_blocked(RankId r) const {
     }
     case State::kCancel:
       return at + "cancel: never reached its time (internal state kCancel)";
+    case State::kMigrating:
+      return at + "migrate: waits for every rank to reach its balancing point (" + std::to_string(lb_arrived_) +
+             " of " + std::to_string(num_ranks()) + " have)";
     case State::kReady:
       return at + "never resumed (internal state kReady)";
     case State::kDone:

@@ -82,7 +82,8 @@ class TiProgram final : public Program {
   static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
 
   TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
-            coll::CollChoice choice = {});
+            coll::CollChoice choice = {}, energy::LbOptions lb = {});
+  uint64_t migrations() const { return migrations_; }
 
   int num_ranks() const override { return trace_.num_ranks(); }
   void start(Executor& ex) override;
@@ -98,6 +99,7 @@ class TiProgram final : public Program {
  private:
   enum class State : uint8_t {
     kReady, kOp, kStarting, kCollective, kWaitRequest, kWaitAll, kSendrecv, kWaitAny, kCancel, kFinalizing, kDone,
+    kMigrating,  // at a balancing `migrate` point, waiting for every rank (ti_migrate.cpp)
   };
   static constexpr uint8_t kDefaultDouble = 1;  // RankState::flags: `init` had an argument
   static constexpr uint32_t kNone = UINT32_MAX;
@@ -184,6 +186,18 @@ class TiProgram final : public Program {
   std::vector<HostId> rank_host_;
   Executor* ex_ = nullptr;
   std::unordered_map<OpId, int> pstate_ops_;  // set_pstate's zero calcs: the pstate to set at their end
+  // Load balancing (ti_migrate.cpp): flops per rank since the last balancing, migrate points
+  // seen per rank, the zero calcs that bring a rank to its balancing point, ranks arrived there.
+  energy::LbOptions lb_;
+  std::vector<double> lb_flops_;
+  std::vector<uint32_t> lb_points_;
+  std::unordered_map<OpId, bool> migrate_ops_;
+  int lb_arrived_ = 0;
+  uint64_t migrations_ = 0;
+  // A `migrate` action of rank r: false when it does nothing (go on reading).
+  bool start_migrate(RankId r, SimTime t);
+  void arrive_migrate(RankId r);
+  void rebalance();
   std::vector<RankState> ranks_;
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;

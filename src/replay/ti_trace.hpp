@@ -114,6 +114,9 @@
 // Energy (seed 001): | set_pstate | <pstate> | the rank's host runs at that pstate from the time
 // the rank reaches the line on (computations already running continue at the new speed); an index
 // the host does not have is an error at the line.
+// Load balancing (seed 001 ch. 9): | migrate | (no arguments) | AMPI's MPI_Migrate: with
+// --cfg lb/balancer=greedy, every lb/every-th migrate point is a barrier of all ranks at which
+// GreedyLB may move ranks to other hosts (energy/greedy_lb.hpp); otherwise nothing.
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, SMPI's wait with a collective tag (above), or finalize complete it. A
@@ -207,6 +210,8 @@
 #include "mpi/program.hpp"
 #include "platform/platform.hpp"
 
+#include "energy/greedy_lb.hpp"
+
 namespace simfab {
 
 // One significant line of a trace, trimmed: text.substr(begin, end - begin).
@@ -282,6 +287,7 @@ int ti_num_ranks(const TiTrace& trace);
 // The Program that replays `trace`; compute amounts are flops divided by the speed of the rank's
 // host. Parse errors found during the replay are thrown as InputError (file, line, column, echo).
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
-                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice = {});
+                                         const std::vector<HostId>& rank_host, const coll::CollChoice& choice = {},
+                                         const energy::LbOptions& lb = {});
 
 }  // namespace simfab

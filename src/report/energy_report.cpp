@@ -16,6 +16,7 @@ void print_energy(std::ostream& os, const RunResult& r, const Config& cfg) {
   os << "  waiting ranks draw: " << (cfg.choice("energy/polling") == "busy" ? "busy (polling)" : "idle")
      << "; governor: " << cfg.choice("energy/governor");
   if (r.governor_changes) os << " (" << r.governor_changes << " pstate changes)";
+  if (r.migrations) os << "; " << r.migrations << " rank migrations";
   os << "\n";
   const size_t n = e.hosts.size();
   const size_t shown = n <= 16 ? n : 0;
@@ -57,7 +58,8 @@ void add_energy_json(nlohmann::ordered_json& j, const RunResult& r, const Config
                  {"polling", cfg.choice("energy/polling")},
                  {"middle_value", cfg.choice("energy/middle-value")},
                  {"governor", cfg.choice("energy/governor")},
-                 {"governor_changes", r.governor_changes}};
+                 {"governor_changes", r.governor_changes},
+                 {"migrations", r.migrations}};
 }
 
 }  // namespace simfab

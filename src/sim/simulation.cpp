@@ -12,6 +12,7 @@
 #include "net/network_registry.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
+#include "replay/ti_program.hpp"
 #include "replay/ti_trace.hpp"
 #include "online/online_run.hpp"
 #include "sim/hostfile.hpp"
@@ -23,6 +24,7 @@ void register_builtin_keys(Config& cfg) {
   coll::register_coll_keys(cfg);
   online::register_online_keys(cfg);
   energy::register_energy_keys(cfg);
+  energy::register_lb_keys(cfg);
 }
 
 namespace {
@@ -74,7 +76,8 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   for (HostId h : rank_host) ++ranks_per_host[static_cast<size_t>(h)];
   const bool power = energy::platform_has_power(platform);
   const energy::GovernorParams gov = energy::governor_params(cfg);
-  auto cpus = std::make_unique<cpu::HostCpus>(engine, platform, ranks_per_host);
+  const energy::LbOptions lb = energy::lb_options(cfg);
+  auto cpus = std::make_unique<cpu::HostCpus>(engine, platform, ranks_per_host, lb.enabled);
   if (gov.kind != energy::GovernorKind::kNone) {
     bool dvfs = false;
     for (HostId h : cpus->dynamic_hosts()) dvfs = dvfs || cpus->pstates(h) > 1;
@@ -87,7 +90,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   std::unique_ptr<energy::Governor> governor;
   if (power) {
     meter = std::make_unique<energy::EnergyMeter>(
-        platform, *cpus, rank_host,
+        platform, *cpus, ex.rank_hosts(),
         cfg.choice("energy/middle-value") == "epsilon" ? energy::MiddleValue::kEpsilon : energy::MiddleValue::kOneCore,
         cfg.choice("energy/polling") == "busy");
     cpus->add_observer(meter.get());
@@ -163,9 +166,10 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   }
   std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
-  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg));
+  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg));
 
   execute_program(platform, rank_host, *program, *ops, engine, cfg, out);
+  if (const auto* ti = dynamic_cast<const TiProgram*>(program.get())) out.migrations = ti->migrations();
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

@@ -42,6 +42,7 @@ struct RunResult {
   NetworkStats network;                                      // Network::statistics()
   energy::EnergyReport energy;  // present when the platform declares power
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
+  uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)

@@ -9,6 +9,7 @@
 #include "energy/adagio.hpp"
 #include "energy/energy_meter.hpp"
 #include "energy/governor.hpp"
+#include "energy/greedy_lb.hpp"
 #include "energy/power_model.hpp"
 
 namespace simfab {
@@ -337,6 +338,31 @@ TEST(Adagio, ImprovedSpeedsUpHalfwayWhenOthersWaitForIt) {
   EXPECT_EQ(energy::adagio_improved_next(1.0, 0.5, 0, speeds, 0, 11, 1.2, &t_min),
             energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11));
   EXPECT_EQ(energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11), 7);  // 2300/1600 = 1.4375 <= 1.485
+}
+
+}  // namespace
+}  // namespace simfab
+
+namespace simfab {
+namespace {
+
+TEST(GreedyLb, HeaviestFirstOntoTheHostThatFinishesEarliest) {
+  Platform p;
+  for (int i = 0; i < 2; ++i) {
+    Host h;
+    h.name = "h" + std::to_string(i);
+    h.speed_flops = 1e9;
+    p.add_host(std::move(h));
+  }
+  // Loads 5, 4, 3, 3, 1 (Gflop) all on h0: greedy puts 5 on h0, 4 on h1, 3 on h1 (4 < 5), 3 on
+  // h0 (5 < 7), 1 on h1 (7 < 8): finishes 8 s and 8 s.
+  const std::vector<double> loads{3e9, 5e9, 1e9, 4e9, 3e9};
+  const std::vector<HostId> hosts{0, 0, 0, 0, 1};
+  const std::vector<HostId> next = energy::greedy_lb(loads, hosts, p);
+  EXPECT_EQ(next, (std::vector<HostId>{1, 0, 1, 1, 0}));
+  // Migration costs latency + bytes / bandwidth of the route; none without a route or bytes.
+  EXPECT_EQ(energy::migration_time(p, 0, 0, 1 << 20).ps(), 0);
+  EXPECT_EQ(energy::migration_time(p, 0, 1, 0).ps(), 0);
 }
 
 }  // namespace

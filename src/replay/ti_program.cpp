@@ -361,7 +361,7 @@ void TiProgram::on_completed(OpId id, SimTime t) {
   }
   if (!pstate_ops_.empty()) {
     if (auto it = pstate_ops_.find(id); it != pstate_ops_.end()) {
-      ex_->cpus()->set_pstate(ex_->host_of(r), it->second);
+      if (ex_->cpus()) ex_->cpus()->set_pstate(ex_->host_of(r), it->second);  // none: one pstate
       pstate_ops_.erase(it);
     }
   }

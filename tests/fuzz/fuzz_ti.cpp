@@ -8,6 +8,8 @@
 #include <string>
 
 #include "core/engine.hpp"
+#include "cpu/host_cpus.hpp"
+#include "energy/energy_meter.hpp"
 #include "core/error.hpp"
 #include "mpi/executor.hpp"
 #include "net/loggops/loggops_network.hpp"
@@ -26,8 +28,18 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   try {
+    // Even hosts have two pstates and power (set_pstate, shared cores, energy); every host is
+    // modelled dynamically and migrate points balance every second time (load balancing).
     Platform platform;
-    for (int i = 0; i < 64; ++i) platform.add_host(Host{"h" + std::to_string(i), 1, 1e9, -1, -1});
+    CpuProfile prof;
+    prof.speeds = {1e9, 5e8};
+    prof.power = {{10, 20, 30}, {5, 10, 15}};
+    const int pi = platform.add_cpu_profile(prof);
+    for (int i = 0; i < 64; ++i) {
+      Host h{"h" + std::to_string(i), 1, 1e9, -1, -1};
+      if (i % 2 == 0) h.cpu_profile = pi;
+      platform.add_host(std::move(h));
+    }
     auto trace = open_ti_trace(path);
     int n = ti_num_ranks(*trace);
     if (n > 64) return 0;
@@ -36,9 +48,16 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     Engine engine;
     LogGOPSNetwork net(engine, platform, LogGOPSParams{});
     OpPool ops;
-    auto prog = make_ti_program(*trace, ops, platform, rank_host);
+    auto prog = make_ti_program(*trace, ops, platform, rank_host, {}, energy::LbOptions{true, 2, 1024});
     Executor ex(engine, net, ops, *prog, rank_host);
-    ex.run();
+    std::vector<int> per_host(64, 0);
+    for (HostId h : rank_host) ++per_host[static_cast<size_t>(h)];
+    cpu::HostCpus cpus(engine, platform, per_host, true);
+    energy::EnergyMeter meter(platform, cpus, ex.rank_hosts(), energy::MiddleValue::kOneCore, true);
+    cpus.add_observer(&meter);
+    ex.set_cpus(&cpus);
+    const ExecutionResult res = ex.run();
+    meter.finish(res.makespan, res.finish, NetworkStats{});
   } catch (const InputError&) {
   }
   return 0;

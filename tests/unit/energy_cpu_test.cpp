@@ -67,37 +67,13 @@ TEST(EnergyPower, OneCoreSemanticsIsTheThesisLine) {
   EXPECT_NEAR(eps.watts(12), 144, 1e-12);
 }
 
-// Runs `n` computations of `work_ps` each on a fresh 12-core taurus host at `pstate`, until
-// `makespan` (0: the last completion), and returns (last completion, report).
-std::pair<SimTime, energy::EnergyReport> run_full_load(int pstate, int n, int64_t work_ps, int64_t makespan_ps,
-                                                       bool polling = false) {
-  Platform p = one_host(12, taurus(pstate));
-  Engine engine;
-  cpu::HostCpus cpus(engine, p, {1});
-  Recorder rec;
-  cpus.set_client(&rec);
-  std::vector<HostId> rank_host{0};
-  energy::EnergyMeter meter(p, cpus, rank_host, MiddleValue::kOneCore, polling);
-  cpus.add_observer(&meter);
-  for (int i = 0; i < n; ++i) cpus.start(0, static_cast<uint32_t>(i), static_cast<uint64_t>(work_ps));
-  engine.run();
-  SimTime last = SimTime::zero();
-  for (auto& [tok, t] : rec.done) last = max(last, t);
-  const SimTime T = makespan_ps ? SimTime::ps(makespan_ps) : last;
-  return {last, meter.finish(T, {T}, NetworkStats{})};
-}
-
-TEST(EnergyMeter, Figure93FullLoadThenIdleIs25425Joules) {
-  // 1 s of all 12 cores at 2300 MHz, then idle until 1.8 s: 179.25 + 0.8 * 93.75.
-  auto [end, rep] = run_full_load(0, 12, kSecond, 18 * kSecond / 10);
-  EXPECT_EQ(end.ps(), kSecond);
-  ASSERT_EQ(rep.hosts.size(), 1u);
-  EXPECT_NEAR(rep.total_j, 254.25, 1e-9);
-  EXPECT_NEAR(rep.hosts[0].idle_s, 0.8, 1e-12);
-}
-
-TEST(EnergyMeter, Figure93SameWorkAt1200MHzIs24006Joules) {
-  // The same flops (sized at 2300 MHz) at 1200 MHz: 2300/1200 s at 125.25 W = 240.0625 J.
+// All 12 cores of a taurus host busy with 1 s of work each (sized at 2300 MHz), the host set to
+// `pstate` first; the report covers [0, makespan] (0: until the work ends).
+struct FullLoad {
+  SimTime end;
+  energy::EnergyReport report;
+};
+FullLoad full_load(int pstate, int64_t makespan_ps = 0) {
   Platform p = one_host(12, taurus(0));
   Engine engine;
   cpu::HostCpus cpus(engine, p, {1});
@@ -106,34 +82,36 @@ TEST(EnergyMeter, Figure93SameWorkAt1200MHzIs24006Joules) {
   std::vector<HostId> rank_host{0};
   energy::EnergyMeter meter(p, cpus, rank_host, MiddleValue::kOneCore, false);
   cpus.add_observer(&meter);
-  cpus.set_pstate(0, 11);
+  cpus.set_pstate(0, pstate);
   for (uint32_t i = 0; i < 12; ++i) cpus.start(0, i, kSecond);
   engine.run();
-  const SimTime end = rec.done.at(0);
-  EXPECT_NEAR(end.seconds(), 2300.0 / 1200.0, 1e-12);
-  const energy::EnergyReport rep = meter.finish(end, {end}, NetworkStats{});
-  EXPECT_NEAR(rep.total_j, 240.0625, 1e-6);
+  SimTime end = SimTime::zero();
+  for (auto& [tok, t] : rec.done) end = max(end, t);
+  const SimTime T = makespan_ps ? SimTime::ps(makespan_ps) : end;
+  return {end, meter.finish(T, {T}, NetworkStats{})};
+}
+
+TEST(EnergyMeter, Figure93FullLoadThenIdleIs25425Joules) {
+  // 1 s of all 12 cores at 2300 MHz, then idle until 1.8 s: 179.25 + 0.8 * 93.75.
+  const FullLoad f = full_load(0, 18 * kSecond / 10);
+  EXPECT_EQ(f.end.ps(), kSecond);
+  ASSERT_EQ(f.report.hosts.size(), 1u);
+  EXPECT_NEAR(f.report.total_j, 254.25, 1e-9);
+  EXPECT_NEAR(f.report.hosts[0].idle_s, 0.8, 1e-12);
+}
+
+TEST(EnergyMeter, Figure93SameWorkAt1200MHzIs24006Joules) {
+  // The same flops at 1200 MHz: 2300/1200 s at 125.25 W = 240.0625 J.
+  const FullLoad f = full_load(11);
+  EXPECT_NEAR(f.end.seconds(), 2300.0 / 1200.0, 1e-12);
+  EXPECT_NEAR(f.report.total_j, 240.0625, 1e-6);
 }
 
 TEST(EnergyMeter, Table91LossColumn) {
   // Full-load energy of W flops sized to 1 s at 2300 MHz, at each pstate, minus 179.25 J.
   const double expected[12] = {0, 0.694, 2.833, 5.681, 8.527, 12.417, 16.588, 22.978, 29.283, 38.231, 48.768, 60.812};
-  for (int f = 0; f < 12; ++f) {
-    Platform p = one_host(12, taurus(0));
-    Engine engine;
-    cpu::HostCpus cpus(engine, p, {1});
-    Recorder rec;
-    cpus.set_client(&rec);
-    std::vector<HostId> rank_host{0};
-    energy::EnergyMeter meter(p, cpus, rank_host, MiddleValue::kOneCore, false);
-    cpus.add_observer(&meter);
-    cpus.set_pstate(0, f);
-    for (uint32_t i = 0; i < 12; ++i) cpus.start(0, i, kSecond);
-    engine.run();
-    const SimTime end = rec.done.at(0);
-    const double loss = meter.finish(end, {end}, NetworkStats{}).total_j - 179.25;
-    EXPECT_NEAR(loss, expected[f], 0.01) << kMhz[f] << " MHz";
-  }
+  for (int f = 0; f < 12; ++f)
+    EXPECT_NEAR(full_load(f).report.total_j - 179.25, expected[f], 0.01) << kMhz[f] << " MHz";
 }
 
 TEST(HostCpus, CoresAreSharedFairlyBeyondTheirNumber) {

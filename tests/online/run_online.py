@@ -84,6 +84,8 @@ def examples_cases(src):
     ex("hello", [1, 4], label="hello (C++)")
     ex("onesided", [1, 2, 4, 5, 8])
     ex("cart", [6])
+    # DVFS (issue 8): simfab_set_pstate on a platform with pstates.
+    ex("dvfs", [1, 2], opts=["--platform", os.path.join(src, "examples/platforms/energy_taurus.yaml")])
     # Measured computation (not declared): the CPU time between calls, scaled by
     # cpu/reference-speed / host speed (1 Gf/s on the default cluster).
     for speed, ratio in (("0", "1"), ("2Gf", "2")):
@@ -153,6 +155,7 @@ def bad_cases():
         bad("truncate", 2, 2, ["MPI_ERR_TRUNCATE"]),
         bad("unimplemented", 2, 2, ["MPI_Comm_spawn"]),
         bad("bad_type", 2, 2, ["MPI_Send", "not committed"]),
+        bad("bad_pstate", 1, 2, ["simfab_set_pstate", "pstate 1 is out of range", "has 1 pstate"]),
     ]
     cases[5].check = deadlock_check
     return cases

@@ -561,6 +561,9 @@ void simfab_sleep(double seconds);
 int simfab_set_pstate(int pstate);
 int simfab_get_pstate(void);
 int simfab_pstate_count(void);
+/* Load balancing (AMPI's MPI_Migrate): with --cfg lb/balancer=greedy, every lb/every-th call is
+ * a point where all ranks meet and GreedyLB may move ranks to other hosts; else nothing. */
+void simfab_migrate(void);
 /* Memory shared by all ranks (one allocation per call site): for programs whose data does not
  * matter to the simulation, so that many ranks fit in one process. */
 void* simfab_shared_malloc(size_t bytes);

@@ -177,6 +177,8 @@ OpId OnlineProgram::issue(OpKind kind, uint64_t amount, int32_t peer, int32_t ta
 void OnlineProgram::charge(SimTime duration, uint8_t flags) {
   if (duration <= SimTime::zero()) return;
   Rank& R = rank();
+  if (options_.lb.enabled && !(flags & op_flag::kDelay))
+    R.lb_flops += duration.seconds() * platform_.host(R.host).speed_flops;
   const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, flags);
   R.calc = id;
   R.calc_done = false;
@@ -252,14 +254,53 @@ void OnlineProgram::set_pstate(int p) {
     mpi_fatal("simfab_set_pstate", "pstate " + std::to_string(p) + " is out of range: host '" +
                                        platform_.host(rank().host).name + "' has " + std::to_string(n) + " pstate" +
                                        (n == 1 ? "" : "s") + " (0 to " + std::to_string(n - 1) + ")");
-  Rank& R = rank();
-  if (R.now > ex_->engine().now()) {  // catch the engine up with the rank first
-    R.wake_scheduled = true;
-    ex_->engine().schedule(R.now, EventKind::kFrontEnd, static_cast<uint64_t>(current_));
-    Fiber::yield();
-  }
+  sync_engine();
   const HostId h = rank().host;
   on_kernel_stack([&] { ex_->cpus()->set_pstate(h, p); });
+}
+
+void OnlineProgram::sync_engine() {
+  Rank& R = rank();
+  if (R.now <= ex_->engine().now()) return;
+  R.wake_scheduled = true;
+  ex_->engine().schedule(R.now, EventKind::kFrontEnd, static_cast<uint64_t>(current_));
+  Fiber::yield();
+}
+
+void OnlineProgram::migrate_point() {
+  if (!options_.lb.enabled) return;
+  if (++rank().lb_points % static_cast<uint64_t>(options_.lb.every) != 0) return;
+  sync_engine();
+  const uint64_t generation = lb_generation_;
+  if (++lb_arrived_ < static_cast<int>(ranks_.size()))
+    block([this, generation] { return lb_generation_ != generation; }, "simfab_migrate (waiting for every rank)");
+  else
+    on_kernel_stack([&] { rebalance(); });
+  advance_to(rank().now + rank().lb_delay);
+}
+
+void OnlineProgram::rebalance() {
+  lb_arrived_ = 0;
+  ++lb_generation_;
+  std::vector<double> loads(ranks_.size());
+  std::vector<HostId> hosts(ranks_.size());
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    loads[r] = ranks_[r].lb_flops;
+    hosts[r] = ranks_[r].host;
+  }
+  const std::vector<HostId> next = energy::greedy_lb(loads, hosts, platform_);
+  const SimTime now = ex_->engine().now();
+  for (size_t r = 0; r < ranks_.size(); ++r) {
+    Rank& R = ranks_[r];
+    R.lb_delay = energy::migration_time(platform_, R.host, next[r], options_.lb.rank_memory);
+    R.lb_flops = 0;
+    if (next[r] != R.host) {
+      ++migrations_;
+      ex_->migrate(static_cast<RankId>(r), next[r]);
+      R.host = next[r];
+    }
+    if (static_cast<RankId>(r) != current_) poke(static_cast<RankId>(r), now);
+  }
 }
 
 void OnlineProgram::abort_run(int code) {

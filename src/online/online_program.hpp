@@ -47,6 +47,7 @@
 #include "mpi/coll/registry.hpp"
 #include "mpi/comm.hpp"
 #include "mpi/executor.hpp"
+#include "energy/greedy_lb.hpp"
 #include "mpi/program.hpp"
 #include "online/coll_data.hpp"
 #include "online/fiber.hpp"
@@ -62,6 +63,7 @@ struct OnlineOptions {
   double reference_speed = 0;     // flop/s of this machine's core; 0: as fast as each simulated host
   SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
   double cpu_threshold_s = 1e-6;  // measured bursts shorter than this are not charged
+  energy::LbOptions lb;           // lb/*: what simfab_migrate does
 };
 
 inline constexpr int kTagUpperBound = 2147483647;  // MPI_TAG_UB
@@ -102,6 +104,12 @@ class OnlineProgram final : public Program, private EventHandler {
   // (seed 001 §2.3). A set takes effect at the rank's current time, for every computation on
   // that host; an index the host does not have is an MPI usage error.
   void set_pstate(int pstate);
+  // simfab_migrate (AMPI's MPI_Migrate; seed 001 §2.17): with lb/balancer=greedy, every
+  // lb/every-th call of a rank is a point where all ranks meet; the last to arrive runs GreedyLB
+  // on the flops each charged since the previous balancing, and each rank goes on after its
+  // migration time. Otherwise it does nothing.
+  void migrate_point();
+  uint64_t migrations() const { return migrations_; }
   int pstate() const;
   int pstate_count() const;
   [[noreturn]] void abort_run(int code);
@@ -202,6 +210,9 @@ class OnlineProgram final : public Program, private EventHandler {
     bool wake_scheduled = false;
     bool calc_done = false;
     uint32_t spins = 0;        // failed polls in a row (test/iprobe with no computation between)
+    uint32_t lb_points = 0;    // simfab_migrate calls so far
+    double lb_flops = 0;       // flops charged since the last balancing
+    SimTime lb_delay;          // its migration time at the last balancing
     uint32_t spin_streak = 0;  // spins before the current call
     int exit_status = 0;
     OpId calc = kNoOp;  // the computation being charged
@@ -305,6 +316,11 @@ class OnlineProgram final : public Program, private EventHandler {
   Executor* ex_ = nullptr;
   std::vector<Rank> ranks_;
   RankId current_ = -1;
+  int lb_arrived_ = 0;         // ranks at the current balancing point
+  uint64_t lb_generation_ = 0;  // balancings done: a waiting rank wakes when it changes
+  uint64_t migrations_ = 0;
+  void rebalance();
+  void sync_engine();  // the engine's clock catches up with the running rank's (a wake)
   double clock_cost_s_ = 0;  // CPU seconds one reading of the thread CPU clock costs
   std::optional<FunctionRef<void()>> kernel_work_;  // set by on_kernel_stack for resume()
   std::vector<Request> requests_;

@@ -67,6 +67,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg) {
   }
   opt.poll_cost = cfg.time("online/poll-cost");
   opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
+  opt.lb = energy::lb_options(cfg);
 
   ProgramImage image(in.program.front());
   install_crash_guard();
@@ -74,6 +75,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg) {
   Engine engine;
   OnlineProgram program(image, ops, platform, rank_host, coll::CollChoice::from(cfg), opt);
   execute_program(platform, rank_host, program, ops, engine, cfg, out);
+  out.migrations = program.migrations();
   std::fflush(stdout);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

@@ -291,6 +291,19 @@ def main():
         if not only or only in hf.name:
             futures.append(pool.submit(r.run, hf))
 
+        # Load balancing (issue 8): 3 ranks on node-0, 1 on node-1 (single-core hosts); GreedyLB
+        # evens them out after the first iteration: 3 + 9 x 2 = 21 s instead of 10 x 3 = 30 s.
+        lb_hosts = os.path.join(work, "lb_hosts")
+        with open(lb_hosts, "w") as f:
+            f.write("node-0:3\nnode-1\n")
+        lb_plat = ["--platform", os.path.join(src, "tests/online/lb2.yaml"), "--hostfile", lb_hosts]
+        for label, extra, total in (("no balancing", [], "30"),
+                                    ("GreedyLB", ["--cfg", "lb/balancer=greedy"], "21")):
+            c = Case(f"migrate np=4 {label} ({total} s)", "migrate", 4, args=[total], opts=DECLARED + lb_plat + extra,
+                     ok=r"(?m)^migrate: .*\bOK\b")
+            if not only or only in c.name:
+                futures.append(pool.submit(r.run, c))
+
         # Determinism: stencil2d twice with --json --reproducible, byte-identical.
         det = []
         if not only or "determinism" in only:

@@ -139,6 +139,11 @@ int simfab_pstate_count(void) {
   return c->pstate_count();
 }
 
+void simfab_migrate(void) {
+  Call c("simfab_migrate");
+  c->migrate_point();
+}
+
 void smpi_execute_flops(double flops) { simfab_compute(flops); }
 void smpi_execute(double seconds) { simfab_sleep(seconds); }
 

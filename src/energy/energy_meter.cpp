@@ -34,26 +34,27 @@ EnergyMeter::EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, co
                          MiddleValue middle, bool polling)
     : platform_(platform), cpus_(cpus), rank_host_(rank_host), middle_(middle), polling_(polling) {
   meters_.resize(static_cast<size_t>(platform.host_count()));
+  lines_.assign(static_cast<size_t>(platform.host_count()), nullptr);
   for (HostId h = 0; h < platform.host_count(); ++h) {
+    const Host& host = platform.host(h);
+    if (host.cpu_profile >= 0 && platform.cpu_profile(host.cpu_profile).has_power()) {
+      auto [it, fresh] = line_sets_.try_emplace({host.cpu_profile, host.cores});
+      if (fresh)
+        for (const PstatePower& w : platform.cpu_profile(host.cpu_profile).power)
+          it->second.push_back(power_line(w, host.cores, middle_));
+      lines_[static_cast<size_t>(h)] = &it->second;
+    }
     Meter& m = meters_[static_cast<size_t>(h)];
     m.pstate = cpus.pstate(h);
     if (polling_ && cpus.dynamic(h)) m.pstates.emplace_back(SimTime::zero(), m.pstate);
   }
 }
 
-PowerLine EnergyMeter::line(HostId h, int pstate) const {
-  const Host& host = platform_.host(h);
-  const CpuProfile& p = platform_.cpu_profile(host.cpu_profile);
-  return power_line(p.power[static_cast<size_t>(pstate)], host.cores, middle_);
-}
-
 void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
   Meter& m = meters_[static_cast<size_t>(h)];
   const double dt = static_cast<double>((t - m.t_last).ps());
   if (m.busy == 0) m.idle_ps += dt;
-  const Host& host = platform_.host(h);
-  if (host.cpu_profile >= 0 && platform_.cpu_profile(host.cpu_profile).has_power() && !polling_)
-    m.energy_j += line(h, m.pstate).watts(m.busy) * dt * kJoulesPerWattPs;
+  if (!polling_ && has_power(h)) m.energy_j += line(h, m.pstate).watts(m.busy) * dt * kJoulesPerWattPs;
   if (polling_ && pstate != m.pstate) m.pstates.emplace_back(t, pstate);
   m.t_last = t;
   m.busy = busy;
@@ -100,11 +101,10 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
   if (!rep.present) return rep;
   const double T = static_cast<double>(makespan.ps());
   for (HostId h = 0; h < platform_.host_count(); ++h) {
-    const Host& host = platform_.host(h);
-    if (host.cpu_profile < 0 || !platform_.cpu_profile(host.cpu_profile).has_power()) continue;
+    if (!has_power(h)) continue;
     const Meter& m = meters_[static_cast<size_t>(h)];
     HostEnergy he;
-    he.name = host.name;
+    he.name = platform_.host(h).name;
     double idle_ps = 0;
     if (cpus_.dynamic(h)) {
       const double tail = std::max(0.0, T - static_cast<double>(m.t_last.ps()));
@@ -116,7 +116,7 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
       he.energy_j = (l.idle_w * idle_ps + l.base_w * m.union_ps + l.per_core_w * m.sum_ps) * kJoulesPerWattPs;
     }
     if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish);
-    he.idle_s = idle_ps * 1e-12;
+    he.idle_s = idle_ps / 1e12;
     rep.hosts_j += he.energy_j;
     rep.hosts.push_back(std::move(he));
   }

@@ -27,6 +27,7 @@
 // model without them (loggops) links draw their idle power only, and the report says so.
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,9 @@ class EnergyMeter : public cpu::CpuObserver {
     SimTime cover_end = SimTime::zero();
     std::vector<std::pair<SimTime, int>> pstates;  // polling, dynamic hosts: (from, pstate)
   };
-  PowerLine line(HostId h, int pstate) const;
+  // The power line of host h at pstate p: built once per (profile, cores) in the constructor.
+  const PowerLine& line(HostId h, int pstate) const { return (*lines_[static_cast<size_t>(h)])[static_cast<size_t>(pstate)]; }
+  bool has_power(HostId h) const { return lines_[static_cast<size_t>(h)] != nullptr; }
   double host_energy_polling(HostId h, const Meter& m, SimTime makespan, const std::vector<SimTime>& finish) const;
 
   const Platform& platform_;
@@ -93,6 +96,8 @@ class EnergyMeter : public cpu::CpuObserver {
   MiddleValue middle_;
   bool polling_;
   std::vector<Meter> meters_;  // per host
+  std::map<std::pair<int, int>, std::vector<PowerLine>> line_sets_;  // per (profile, cores)
+  std::vector<const std::vector<PowerLine>*> lines_;                // per host; nullptr: no power
 };
 
 }  // namespace simfab::energy

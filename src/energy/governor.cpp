@@ -68,10 +68,15 @@ GovernorParams governor_params(const Config& cfg) {
       throw InputError(SourceLoc{}, "--cfg energy/adagio-factor=" + text + ": expected a number >= 1");
   }
   p.period = cfg.time("energy/sampling-period");
-  if (p.period <= SimTime::zero())
-    throw InputError(SourceLoc{}, "--cfg energy/sampling-period must be positive");
+  if (p.period < SimTime::ps(1'000'000))
+    throw InputError(SourceLoc{}, "--cfg energy/sampling-period=" + std::to_string(p.period.ps()) +
+                                      " ps: expected at least 1us; give a unit, e.g. 0.1s (a bare number is picoseconds)");
   p.up = fraction_key(cfg, "energy/up-threshold");
   p.down = fraction_key(cfg, "energy/down-threshold");
+  if (p.down > p.up)
+    throw InputError(SourceLoc{}, "--cfg energy/down-threshold (" + cfg.text("energy/down-threshold") +
+                                      ") is above energy/up-threshold (" + cfg.text("energy/up-threshold") +
+                                      "): a load cannot be both high and low");
   const int64_t lo = cfg.integer("energy/min-pstate"), hi = cfg.integer("energy/max-pstate");
   if (lo < 0 || lo > 1'000'000 || hi < -1 || hi > 1'000'000 || (hi >= 0 && hi < lo))
     throw InputError(SourceLoc{}, "--cfg energy/min-pstate=" + std::to_string(lo) + " and energy/max-pstate=" +
@@ -114,7 +119,8 @@ int Governor::hi(HostId h) const {
   return params_.max_pstate < 0 ? last : std::clamp(params_.max_pstate, lo(h), last);
 }
 
-void Governor::start() {
+void Governor::start(std::function<bool()> running) {
+  running_ = std::move(running);
   if (params_.kind == GovernorKind::kNone) return;
   for (HostId h : cpus_.dynamic_hosts()) {
     if (cpus_.pstates(h) < 2) continue;
@@ -169,6 +175,7 @@ void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
 }
 
 void Governor::handle(SimTime now, uint64_t) {
+  if (running_ && !running_()) return;  // the run is over: no more ticks
   ++ticks_;
   const double period_ps = static_cast<double>(params_.period.ps());
   for (HostId h : cpus_.dynamic_hosts()) {

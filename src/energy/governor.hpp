@@ -20,6 +20,7 @@
 // still ends. Cost per tick: O(DVFS hosts).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -51,7 +52,9 @@ class Governor : public cpu::CpuObserver, public EventHandler {
  public:
   Governor(Engine& engine, cpu::HostCpus& cpus, const Platform& platform, GovernorParams params);
   // Applies the constant governors and arms the first tick; call before the run starts.
-  void start();
+  // `running` tells whether some rank is still unfinished: ticks stop once none is (they would
+  // otherwise act after the makespan, on the way to stale events).
+  void start(std::function<bool()> running);
 
   void on_cpu_state(HostId h, SimTime t, int busy, int pstate) override;
   void on_fixed_computation(HostId, SimTime, SimTime) override {}
@@ -82,6 +85,7 @@ class Governor : public cpu::CpuObserver, public EventHandler {
   const Platform& platform_;
   GovernorParams params_;
   std::vector<Load> load_;  // per host
+  std::function<bool()> running_;
   uint64_t ticks_ = 0;
   uint64_t changes_ = 0;
 };

@@ -91,6 +91,11 @@ void Executor::computation_done(uint32_t token, SimTime t) {
   const uint8_t ci = op.cpu;
   cpu(r, ci) = t;
   op.flags |= op_flag::kDone;
+  // In the order a fixed host gives: the front-end's successors (released when a timed calc
+  // starts), then the ops queued behind it, then the messages that arrived meanwhile.
+  SimTime end = t;
+  program_.on_started(id, end);
+  program_.on_completed(id, end);
   // What waited for this CPU goes on: its calc queue, its send queues, arrived messages.
   auto unpark = [&](uint8_t& flag, OpId head) {
     if (!flag) return;
@@ -106,9 +111,6 @@ void Executor::computation_done(uint32_t token, SimTime t) {
     pw = 0;
     schedule_or_park(max(t, receiver_free(msgs_[m])), EventKind::kDelivery, m, pw);
   }
-  SimTime end = t;
-  program_.on_started(id, end);
-  program_.on_completed(id, end);
 }
 
 void Executor::schedule_or_park(SimTime avail, EventKind kind, uint64_t index, uint8_t& parked) {

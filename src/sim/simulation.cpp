@@ -115,7 +115,12 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
       cpus->set_pstate(h, static_cast<int>(p));
     }
   }
-  if (governor) governor->start();
+  if (governor)
+    governor->start([&program] {
+      for (RankId r = 0; r < program.num_ranks(); ++r)
+        if (!program.rank_finished(r)) return true;
+      return false;
+    });
   const auto t1 = std::chrono::steady_clock::now();
   out.exec = ex.run();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();

@@ -261,7 +261,7 @@ SimTime governed_task(energy::GovernorKind kind, int initial) {
   gp.kind = kind;
   energy::Governor g(engine, cpus, p, gp);
   cpus.add_observer(&g);
-  g.start();
+  g.start(nullptr);
   cpus.start(0, 1, kSecond);
   engine.run();
   return rec.done.at(1);

@@ -88,9 +88,12 @@ void HostCpus::handle(SimTime now, uint64_t index) {
   }
   reschedule(di);
   notify(d, now);
-  // The client may start new computations here (on this host too): done_ is copied first.
-  const std::vector<uint32_t> done = done_;
+  // Taken out of done_ (its capacity kept) in case the client re-enters this handler.
+  std::vector<uint32_t> done;
+  done.swap(done_);
   for (uint32_t token : done) client_->computation_done(token, now);
+  done.clear();
+  if (done_.empty()) done_.swap(done);
 }
 
 int HostCpus::pstate(HostId h) const {

@@ -153,6 +153,7 @@ void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
   l.busy = busy;
   if (cpus_.pstates(h) < 2) return;
   if (was > 0 && busy == 0) {  // PostTask: the task's computing time is known
+    l.t_comp_ps = static_cast<double>((t - l.task_start).ps());
     l.task_end = t;
     l.task_pstate = pstate;
     l.has_task = true;
@@ -160,7 +161,7 @@ void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
     l.task_start = t;
     if (!l.has_task) return;
     const std::vector<double>& speeds = platform_.cpu_profile(platform_.host(h).cpu_profile).speeds;
-    const double t_comp = static_cast<double>((l.task_end - l.last_start).ps());
+    const double t_comp = l.t_comp_ps;
     const double t_lib = static_cast<double>((t - l.task_end).ps());
     const int p = params_.kind == GovernorKind::kAdagio
                       ? adagio_next(t_comp, t_lib, l.task_pstate, speeds, lo(h), hi(h))
@@ -171,7 +172,6 @@ void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
       cpus_.set_pstate(h, p);
     }
   }
-  if (busy > 0 && was == 0) l.last_start = t;
 }
 
 void Governor::handle(SimTime now, uint64_t) {

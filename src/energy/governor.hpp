@@ -70,8 +70,8 @@ class Governor : public cpu::CpuObserver, public EventHandler {
     double core_ps = 0;  // integral of min(busy, cores) over the current period
     // Adagio: the last task (a period with busy > 0) and the MPI time since.
     SimTime task_start = SimTime::zero();
-    SimTime last_start = SimTime::zero();
     SimTime task_end = SimTime::zero();
+    double t_comp_ps = 0;  // the last task's computing time
     int task_pstate = 0;
     bool has_task = false;
     double t_min = -1;

@@ -36,6 +36,8 @@ class Program {
   // For MPI errors found by the executor (truncation): where op `id` was issued, e.g.
   // "trace.txt:12: rank 3 'recv 0 5 8'"; empty when the front-end cannot say.
   virtual std::string locate_op(OpId /*id*/) const { return {}; }
+  // Ranks moved to another host by load balancing (seed 001 §2.17), for the report.
+  virtual uint64_t migrations() const { return 0; }
   // Receive `recv` has just matched a message whose send op carried Op::user = `send_user` when
   // it was sent (the send op may be gone by now). Front-ends that move real data (online mode)
   // copy the message's payload here; recv's peer, tag and amount already hold the status.

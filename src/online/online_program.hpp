@@ -109,7 +109,7 @@ class OnlineProgram final : public Program, private EventHandler {
   // on the flops each charged since the previous balancing, and each rank goes on after its
   // migration time. Otherwise it does nothing.
   void migrate_point();
-  uint64_t migrations() const { return migrations_; }
+  uint64_t migrations() const override { return migrations_; }
   int pstate() const;
   int pstate_count() const;
   [[noreturn]] void abort_run(int code);

@@ -83,7 +83,7 @@ class TiProgram final : public Program {
 
   TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
             coll::CollChoice choice = {}, energy::LbOptions lb = {});
-  uint64_t migrations() const { return migrations_; }
+  uint64_t migrations() const override { return migrations_; }
 
   int num_ranks() const override { return trace_.num_ranks(); }
   void start(Executor& ex) override;

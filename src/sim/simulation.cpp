@@ -12,7 +12,6 @@
 #include "net/network_registry.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
-#include "replay/ti_program.hpp"
 #include "replay/ti_trace.hpp"
 #include "online/online_run.hpp"
 #include "sim/hostfile.hpp"
@@ -128,6 +127,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   out.network = net->statistics();
   if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
   if (governor) out.governor_changes = governor->changes();
+  out.migrations = program.migrations();
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());
   out.rank_host.clear();
@@ -174,7 +174,6 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg));
 
   execute_program(platform, rank_host, *program, *ops, engine, cfg, out);
-  if (const auto* ti = dynamic_cast<const TiProgram*>(program.get())) out.migrations = ti->migrations();
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

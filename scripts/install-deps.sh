@@ -14,6 +14,8 @@ packages=(
   python3               # golden-file and CLI tests
   libboost-context-dev  # online mode: ranks run as fibers (Boost.Context)
   libsimgrid-dev        # SimGrid 3.32's smpirun/smpicc: the simgrid_validation_quick test
+  openmpi-bin           # real MPI runs: capture (libsimfab-capture.so), calibration, validation/real
+  libopenmpi-dev        # mpicc and mpi.h for the capture library and the calibration program
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer and its sanitizer runtimes

@@ -1,0 +1,183 @@
+// Point-to-point wrappers: the four send modes, blocking and nonblocking, MPI_Recv, MPI_Irecv,
+// MPI_Sendrecv(_replace), MPI_Probe and MPI_Iprobe.
+//
+// Each wrapper timestamps PMPI_X, then writes its record (record.hpp) in the field order of the
+// table in docs/capture-format.md. Nonblocking calls number the request PMPI returned
+// (CaptureState::new_request); its completion is recorded by wrap_completion.cpp. When the caller
+// passes MPI_STATUS_IGNORE, PMPI gets a local status so the record still has src/tag/bytes; the
+// caller's argument is left as it was.
+//
+// Not wrapped, so passed through unrecorded: persistent requests (MPI_Send_init, MPI_Recv_init,
+// MPI_Start*), matched probes (MPI_Mprobe, MPI_Mrecv, ...). A call that returns an error code is
+// not recorded either (its time counts as computation).
+#include <mpi.h>
+
+#include "capture_state.hpp"
+#include "record.hpp"
+
+namespace {
+
+using simfab::capture::CallScope;
+using simfab::capture::now_ns;
+using simfab::capture::Record;
+
+using SendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
+using IsendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
+
+int blocking_send(const char* name, SendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
+                  int tag, MPI_Comm comm) {
+  CallScope scope;
+  if (!scope) return pmpi(buf, count, type, dest, tag, comm);
+  const auto t0 = now_ns();
+  const int rc = pmpi(buf, count, type, dest, tag, comm);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    Record(scope.state(), name, t0).buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm).end(t1);
+  }
+  return rc;
+}
+
+int nonblocking_send(const char* name, IsendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
+                     int tag, MPI_Comm comm, MPI_Request* request) {
+  CallScope scope;
+  if (!scope) return pmpi(buf, count, type, dest, tag, comm, request);
+  const auto t0 = now_ns();
+  const int rc = pmpi(buf, count, type, dest, tag, comm, request);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    const auto id = scope.state().new_request(*request, true);
+    Record(scope.state(), name, t0).buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm).req(id).end(t1);
+  }
+  return rc;
+}
+
+}  // namespace
+
+extern "C" int MPI_Send(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Send", PMPI_Send, buf, count, type, dest, tag, comm);
+}
+extern "C" int MPI_Bsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Bsend", PMPI_Bsend, buf, count, type, dest, tag, comm);
+}
+extern "C" int MPI_Ssend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Ssend", PMPI_Ssend, buf, count, type, dest, tag, comm);
+}
+extern "C" int MPI_Rsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm) {
+  return blocking_send("MPI_Rsend", PMPI_Rsend, buf, count, type, dest, tag, comm);
+}
+
+extern "C" int MPI_Isend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                         MPI_Request* request) {
+  return nonblocking_send("MPI_Isend", PMPI_Isend, buf, count, type, dest, tag, comm, request);
+}
+extern "C" int MPI_Ibsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  return nonblocking_send("MPI_Ibsend", PMPI_Ibsend, buf, count, type, dest, tag, comm, request);
+}
+extern "C" int MPI_Issend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  return nonblocking_send("MPI_Issend", PMPI_Issend, buf, count, type, dest, tag, comm, request);
+}
+extern "C" int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int dest, int tag, MPI_Comm comm,
+                          MPI_Request* request) {
+  return nonblocking_send("MPI_Irsend", PMPI_Irsend, buf, count, type, dest, tag, comm, request);
+}
+
+extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                        MPI_Status* status) {
+  CallScope scope;
+  if (!scope) return PMPI_Recv(buf, count, type, source, tag, comm, status);
+  MPI_Status local;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+  const auto t0 = now_ns();
+  const int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    Record(scope.state(), "MPI_Recv", t0)
+        .buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).status(*st).end(t1);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
+                         MPI_Request* request) {
+  CallScope scope;
+  if (!scope) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  const auto t0 = now_ns();
+  const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    const auto id = scope.state().new_request(*request, false);
+    Record(scope.state(), "MPI_Irecv", t0)
+        .buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).req(id).end(t1);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
+                            int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status* status) {
+  CallScope scope;
+  if (!scope) return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
+  MPI_Status local;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+  const auto t0 = now_ns();
+  const int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    Record(scope.state(), "MPI_Sendrecv", t0)
+        .buf(sbuf).num(scount).dt(stype).rank(dest).tag(stag)
+        .buf(rbuf).num(rcount).dt(rtype).rank(source).tag(rtag)
+        .comm(comm).status(*st).end(t1);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int stag, int source,
+                                    int rtag, MPI_Comm comm, MPI_Status* status) {
+  CallScope scope;
+  if (!scope) return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
+  MPI_Status local;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+  const auto t0 = now_ns();
+  const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    Record(scope.state(), "MPI_Sendrecv_replace", t0)
+        .buf(buf).num(count).dt(type).rank(dest).tag(stag).rank(source).tag(rtag)
+        .comm(comm).status(*st).end(t1);
+  }
+  return rc;
+}
+
+extern "C" int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
+  CallScope scope;
+  if (!scope) return PMPI_Probe(source, tag, comm, status);
+  MPI_Status local;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+  const auto t0 = now_ns();
+  const int rc = PMPI_Probe(source, tag, comm, st);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) Record(scope.state(), "MPI_Probe", t0).rank(source).tag(tag).comm(comm).status(*st).end(t1);
+  return rc;
+}
+
+extern "C" int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
+  CallScope scope;
+  if (!scope) return PMPI_Iprobe(source, tag, comm, flag, status);
+  MPI_Status local;
+  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
+  const auto t0 = now_ns();
+  const int rc = PMPI_Iprobe(source, tag, comm, flag, st);
+  const auto t1 = now_ns();
+  if (rc == MPI_SUCCESS) {
+    Record r(scope.state(), "MPI_Iprobe", t0);
+    r.rank(source).tag(tag).comm(comm).num(*flag ? 1 : 0);
+    if (*flag) {
+      r.status(*st);
+    } else {
+      r.absent();
+    }
+    r.end(t1);
+  }
+  return rc;
+}

@@ -32,6 +32,8 @@
  *      (root 2), Scatter (root 3), Scatterv (root 1, rank+1 each), Allgatherv (rank+1 each), an
  *      Allreduce with a user op (op id 3, freed), Comm_create of the even ranks (comm 5 there,
  *      freed; MPI_COMM_NULL on odd ranks)
+ *  13  Cart_create (2 x size/2, not periodic, no reorder), Cart_sub keeping dimension 1 (the rows),
+ *      both freed: written in MPI_Comm_split's form (color = parent rank of the new rank 0)
  * Checks the data it receives and prints "capture_probe: rank R OK" (exit 1 otherwise).
  */
 #include <mpi.h>
@@ -274,6 +276,16 @@ int main(int argc, char** argv) {
     if (evens != MPI_COMM_NULL) MPI_Comm_free(&evens);
     MPI_Group_free(&even_group);
     MPI_Group_free(&world_group);
+  }
+  {
+    int dims[2] = {2, size / 2}, periods[2] = {0, 0}, keep[2] = {0, 1}, row_rank = -1;
+    MPI_Comm cart, row;
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &cart);
+    MPI_Cart_sub(cart, keep, &row);
+    MPI_Comm_rank(row, &row_rank);
+    check(row_rank == rank % (size / 2), "Cart_sub rank");
+    MPI_Comm_free(&row);
+    MPI_Comm_free(&cart);
   }
   printf("capture_probe: rank %d OK\n", rank);
   MPI_Finalize();

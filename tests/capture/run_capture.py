@@ -169,6 +169,14 @@ def rest_of_table(r, n, world):
         exp += [one("MPI_Comm_create", world, evens), one("MPI_Comm_free", evens)]
     else:
         exp.append(one("MPI_Comm_create", world, "-"))
+    # Step 13: partitioning constructors in MPI_Comm_split's form; ids go on from Comm_create's.
+    cart_id = 6 if r % 2 == 0 else 5
+    half = n // 2
+    cart = comm(cart_id, r, n)
+    row = comm(cart_id + 1, r % half, half)
+    exp += [one("MPI_Cart_create", world, "0", str(r), cart),
+            one("MPI_Cart_sub", cart, str(r // half * half), str(r % half), row),
+            one("MPI_Comm_free", row), one("MPI_Comm_free", cart)]
     return exp
 
 

@@ -5,6 +5,7 @@
 //              [--json FILE] [--reproducible] [--quiet]
 //   simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]
 //               [--reproducible] [--quiet] PROGRAM [ARGS...]
+//   simfab convert DIR|FILE... [--ti FILE] [--goal FILE] [--speed S] [--pinning A,B] [--salvage] [--quiet]
 //   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
 //   simfab platform describe FILE [--json] | routes FILE --from A --to B [--salt N] [--json]
 //                 | export FILE --format dot|json|lft [-o FILE]
@@ -19,7 +20,9 @@
 #include <string_view>
 #include <vector>
 
+#include "calibrate_cmd.hpp"
 #include "cli_options.hpp"
+#include "convert_cmd.hpp"
 #include "platform_cmd.hpp"
 #include "sweep_cmd.hpp"
 #include "core/atomic_file.hpp"
@@ -61,6 +64,10 @@ constexpr const char* kUsage =
     "      algorithms replay would use, compute turned into time with the platform's host speeds;\n"
     "      ideal hosts without --platform) that `simfab run --goal` or LogGOPSim can replay.\n"
     "      -o, --output FILE  the GOAL file (written only on success)\n"
+    "  simfab convert DIR|FILE... [--ti OUT.ti] [--goal OUT.goal] [--speed 2Gf]\n"
+    "                 [--pinning A_us,B_us_per_byte] [--salvage] [--quiet]\n"
+    "      Convert the per-rank traces of a real MPI run (simfab's capture library or liballprof)\n"
+    "      into a time-independent trace (a list OUT.ti and OUT.ti_files/) and/or a GOAL schedule.\n"
     "  simfab platform describe FILE [--json]\n"
     "      Hosts, switches, links, diameter, average hop count, bisection bandwidth and a\n"
     "      sample route of a platform.\n"
@@ -72,6 +79,9 @@ constexpr const char* kUsage =
     "      destination-routed topologies.\n"
     "  simfab config --list   every configuration key with its type, default and meaning\n"
     "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
+    "  simfab calibrate fit SAMPLES.csv [-o PLATFORM.yaml] [--plot FIT.svg] [--json FIT.json] [--hosts N]\n"
+    "             [--breakpoints auto|B1,B2,...]   fit a platform to MPI measurements\n"
+    "  simfab calibrate program [-o FILE]   the MPI calibration program that measures them (C)\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input (or an MPI usage error in exec), 3 deadlock, 4 a rank of exec\n"
     "crashed, 1 internal error; exec: a rank's own non-zero exit status or MPI_Abort code\n";
@@ -237,9 +247,11 @@ int main_impl(int argc, char** argv) {
   if (cmd == "run") return cmd_run(args);
   if (cmd == "exec") return cmd_exec(args);
   if (cmd == "goal") return cmd_goal(args);
+  if (cmd == "convert") return cmd_convert(args);
   if (cmd == "platform") return cmd_platform(args);
   if (cmd == "config") return cmd_config(args);
   if (cmd == "coll") return cmd_coll(args);
+  if (cmd == "calibrate") return cmd_calibrate(args);
   if (cmd == "version" || cmd == "--version") {
     std::cout << "simfab " << SIMFAB_VERSION << "\n";
     return 0;
@@ -248,7 +260,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, platform, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, convert, platform, config, coll, calibrate, version or help");
 }
 
 }  // namespace

@@ -1,0 +1,138 @@
+#include "calibrate_cmd.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdlib>
+#include <iostream>
+#include <string_view>
+
+#include "calibrate/calibration_fit.hpp"
+#include "calibrate/calibration_output.hpp"
+#include "calibrate/calibration_samples.hpp"
+#include "calibrate/svg_plot.hpp"
+#include "cli_options.hpp"
+#include "core/atomic_file.hpp"
+#include "core/units.hpp"
+
+namespace simfab {
+namespace {
+
+// apps/calibrate/simfab_calibrate.c, as a raw string literal generated at configure time.
+constexpr std::string_view kProgram =
+#include "simfab_calibrate_c.inc"
+    ;
+
+int program(const std::vector<std::string>& rest) {
+  std::string out_path;
+  static constexpr CliOption kOptions[] = {{"-o"}, {"--output"}};
+  parse_options(rest, kOptions, [&](std::string_view, const std::string& value) { out_path = value; });
+  if (out_path.empty()) {
+    std::cout << kProgram;
+    return 0;
+  }
+  write_file_atomically(out_path, "the calibration program", [&](std::ostream& out) { out << kProgram; });
+  std::cout << "simfab: wrote " << out_path << " (build: mpicc -O2 -o simfab_calibrate " << out_path
+            << " -lm; run: mpirun -np 2 ./simfab_calibrate -o samples.csv)\n";
+  return 0;
+}
+
+long whole_number(const std::string& option, const std::string& value, long lo, long hi) {
+  long v = 0;
+  auto [p, ec] = std::from_chars(value.data(), value.data() + value.size(), v);
+  if (value.empty() || ec != std::errc() || p != value.data() + value.size() || v < lo || v > hi)
+    throw usage_error(option + " takes a whole number from " + std::to_string(lo) + " to " + std::to_string(hi) +
+                      ", got '" + value + "'");
+  return v;
+}
+
+void parse_breakpoints(const std::string& value, calibrate::CalibrationOptions& o) {
+  if (value == "auto") {
+    o.automatic = true;
+    o.breakpoints.clear();
+    return;
+  }
+  o.automatic = false;
+  std::string_view rest = value;
+  while (true) {
+    const size_t comma = rest.find(',');
+    const std::string_view item = rest.substr(0, comma);
+    const auto b = units::parse_bytes(item);
+    if (!b)
+      throw usage_error("--breakpoints takes 'auto' or sizes separated by commas (each the last size of a segment, "
+                        "e.g. 1420,65536), got '" + std::string(item) + "'", value);
+    o.breakpoints.push_back(*b);
+    if (comma == std::string_view::npos) break;
+    rest.remove_prefix(comma + 1);
+  }
+}
+
+int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
+  std::string out_path, plot_path, json_path;
+  int hosts = 2;
+  bool quiet = false;
+  calibrate::CalibrationOptions o;
+  static constexpr CliOption kOptions[] = {{"-o"},           {"--output"},       {"--plot"},     {"--json"},
+                                           {"--hosts"},      {"--breakpoints"},  {"--max-segments"},
+                                           {"--min-samples"}, {"--weights"},     {"--outlier-factor"},
+                                           {"--quiet", false}};
+  parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
+    if (name == "-o" || name == "--output") out_path = value;
+    else if (name == "--plot") plot_path = value;
+    else if (name == "--json") json_path = value;
+    else if (name == "--hosts") hosts = static_cast<int>(whole_number("--hosts", value, 1, 16777216));
+    else if (name == "--breakpoints") parse_breakpoints(value, o);
+    else if (name == "--max-segments") o.max_segments = static_cast<size_t>(whole_number("--max-segments", value, 1, 64));
+    else if (name == "--min-samples") o.min_samples = static_cast<size_t>(whole_number("--min-samples", value, 2, 1000000));
+    else if (name == "--quiet") quiet = true;
+    else if (name == "--weights") {
+      if (value == "relative") o.weighting = calibrate::Weighting::kRelative;
+      else if (value == "ordinary") o.weighting = calibrate::Weighting::kOrdinary;
+      else throw usage_error("--weights takes relative (least squares on relative residuals) or ordinary (plain OLS), "
+                             "got '" + value + "'");
+    } else {
+      char* end = nullptr;
+      o.outlier_factor = std::strtod(value.c_str(), &end);
+      if (value.empty() || *end != '\0' || !std::isfinite(o.outlier_factor) ||
+          (o.outlier_factor != 0 && o.outlier_factor <= 1))
+        throw usage_error("--outlier-factor takes a number > 1 (drop measurements above that many times the median "
+                          "at their size) or 0 (keep all), got '" + value + "'");
+    }
+  });
+  const calibrate::CalibrationSamples samples = calibrate::read_calibration_samples(samples_path);
+  const calibrate::CalibrationFit f = calibrate::fit_calibration(samples, o);
+  if (!out_path.empty())
+    write_file_atomically(out_path, "the platform file",
+                          [&](std::ostream& out) { calibrate::write_platform_yaml(out, f, samples, hosts); });
+  if (!plot_path.empty())
+    write_file_atomically(plot_path, "the plot", [&](std::ostream& out) {
+      const auto panels = calibrate::fit_panels(f, samples, o.outlier_factor);
+      calibrate::write_svg(out, panels, "simfab calibrate fit " + samples_path);
+    });
+  if (!json_path.empty())
+    write_file_atomically(json_path, "the JSON output file",
+                          [&](std::ostream& out) { out << calibrate::fit_json(f, samples); });
+  if (quiet) return 0;
+  calibrate::print_fit_summary(std::cout, f, samples);
+  for (const std::string* p : {&out_path, &plot_path, &json_path})
+    if (!p->empty()) std::cout << "wrote " << *p << "\n";
+  return 0;
+}
+
+}  // namespace
+
+int cmd_calibrate(const std::vector<std::string>& args) {
+  const std::string expected =
+      "expected 'simfab calibrate fit SAMPLES.csv [-o PLATFORM.yaml] [options]' or 'simfab calibrate program [-o "
+      "FILE]'";
+  if (args.empty()) throw usage_error(expected);
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  if (args[0] == "program") return program(rest);
+  if (args[0] == "fit") {
+    if (rest.empty() || rest[0].empty() || rest[0][0] == '-')
+      throw usage_error("give the measurements first: simfab calibrate fit SAMPLES.csv [options]");
+    return fit(rest[0], std::vector<std::string>(rest.begin() + 1, rest.end()));
+  }
+  throw usage_error("unknown calibrate command '" + args[0] + "'; " + expected);
+}
+
+}  // namespace simfab

@@ -1,0 +1,95 @@
+// `simfab convert` (see convert_cmd.hpp).
+#include "convert_cmd.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <iostream>
+
+#include "capture/capture_goal_writer.hpp"
+#include "capture/capture_run.hpp"
+#include "capture/capture_ti_writer.hpp"
+#include "cli_options.hpp"
+#include "core/atomic_file.hpp"
+#include "core/units.hpp"
+
+namespace simfab {
+
+namespace {
+
+constexpr CliOption kOptions[] = {{"--ti"},      {"--goal"},          {"--speed"},
+                                  {"--pinning"}, {"--salvage", false}, {"--quiet", false}};
+
+bool takes_value(std::string_view name) {
+  for (const CliOption& o : kOptions)
+    if (o.name == name) return o.takes_value;
+  return false;
+}
+
+double parse_non_negative(std::string_view text, const std::string& what) {
+  double v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
+    throw usage_error("--pinning expects A,B (µs per pinning, µs per byte; non-negative numbers), got " + what);
+  return v;
+}
+
+}  // namespace
+
+int cmd_convert(const std::vector<std::string>& args) {
+  std::vector<std::string> inputs, options;
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.empty() || a[0] != '-') {
+      inputs.push_back(a);
+      continue;
+    }
+    options.push_back(a);
+    if (a.find('=') == std::string::npos && takes_value(a) && i + 1 < args.size()) options.push_back(args[++i]);
+  }
+  std::string ti_path, goal_path;
+  ConvertOptions conv;
+  bool speed_given = false, salvage = false, quiet = false;
+  parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
+    if (name == "--ti") {
+      ti_path = value;
+    } else if (name == "--goal") {
+      goal_path = value;
+    } else if (name == "--speed") {
+      const auto s = units::parse_speed(value);
+      if (!s || !(*s > 0)) throw usage_error("--speed expects a positive speed such as 2Gf or 2e9, got '" + value + "'");
+      conv.speed = *s;
+      speed_given = true;
+    } else if (name == "--pinning") {
+      const size_t comma = value.find(',');
+      if (comma == std::string::npos) throw usage_error("--pinning expects A,B (µs, µs per byte), got '" + value + "'");
+      conv.pin_a_us = parse_non_negative(std::string_view(value).substr(0, comma), "'" + value + "'");
+      conv.pin_b_us = parse_non_negative(std::string_view(value).substr(comma + 1), "'" + value + "'");
+      conv.pinning = true;
+    } else if (name == "--salvage") {
+      salvage = true;
+    } else {
+      quiet = true;
+    }
+  });
+  if (inputs.empty()) throw usage_error("give the capture traces to convert: a directory or the per-rank files");
+  if (ti_path.empty() && goal_path.empty()) throw usage_error("give an output: --ti OUT.ti and/or --goal OUT.goal");
+
+  const CaptureRun run = CaptureRun::load(expand_capture_inputs(inputs, salvage), CaptureRun::Options{salvage});
+  for (const std::string& w : run.warnings()) std::cerr << w << "\n";
+  if (!speed_given) conv.speed = run.speed();
+  if (!goal_path.empty())
+    write_file_atomically(goal_path, "the GOAL output file",
+                          [&](std::ostream& out) { write_capture_goal(run, conv, out); });
+  if (!ti_path.empty()) write_capture_ti(run, ti_path, conv);
+  if (!quiet) {
+    size_t records = 0;
+    for (int r = 0; r < run.num_ranks(); ++r) records += run.kept(r);
+    std::cout << "simfab: converted " << run.num_ranks() << " ranks (" << records << " records)";
+    if (!ti_path.empty()) std::cout << "; wrote " << ti_path << " (+ " << ti_path << "_files/)";
+    if (!goal_path.empty()) std::cout << "; wrote " << goal_path;
+    std::cout << "\n";
+  }
+  return 0;
+}
+
+}  // namespace simfab

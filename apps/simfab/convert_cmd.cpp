@@ -16,8 +16,9 @@ namespace simfab {
 
 namespace {
 
-constexpr CliOption kOptions[] = {{"--ti"},      {"--goal"},          {"--speed"},
-                                  {"--pinning"}, {"--salvage", false}, {"--quiet", false}};
+constexpr CliOption kOptions[] = {{"--ti"},           {"--goal"},          {"--speed"},
+                                  {"--pinning"},      {"--salvage", false}, {"--quiet", false},
+                                  {"--reduce-flops"}, {"--comm-creation"}};
 
 bool takes_value(std::string_view name) {
   for (const CliOption& o : kOptions)
@@ -25,11 +26,12 @@ bool takes_value(std::string_view name) {
   return false;
 }
 
-double parse_non_negative(std::string_view text, const std::string& what) {
+// `text` as a finite non-negative number; otherwise a usage error saying `expected`.
+double parse_non_negative(std::string_view text, const std::string& expected) {
   double v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(v) || v < 0)
-    throw usage_error("--pinning expects A,B (µs per pinning, µs per byte; non-negative numbers), got " + what);
+    throw usage_error(expected);
   return v;
 }
 
@@ -62,9 +64,18 @@ int cmd_convert(const std::vector<std::string>& args) {
     } else if (name == "--pinning") {
       const size_t comma = value.find(',');
       if (comma == std::string::npos) throw usage_error("--pinning expects A,B (µs, µs per byte), got '" + value + "'");
-      conv.pin_a_us = parse_non_negative(std::string_view(value).substr(0, comma), "'" + value + "'");
-      conv.pin_b_us = parse_non_negative(std::string_view(value).substr(comma + 1), "'" + value + "'");
+      const std::string expected =
+          "--pinning expects A,B (µs per pinning, µs per byte; non-negative numbers), got '" + value + "'";
+      conv.pin_a_us = parse_non_negative(std::string_view(value).substr(0, comma), expected);
+      conv.pin_b_us = parse_non_negative(std::string_view(value).substr(comma + 1), expected);
       conv.pinning = true;
+    } else if (name == "--reduce-flops") {
+      conv.reduce_flops = parse_non_negative(
+          value, "--reduce-flops expects the flops per reduced element (a non-negative number), got '" + value + "'");
+    } else if (name == "--comm-creation") {
+      if (value != "measured" && value != "simulated")
+        throw usage_error("--comm-creation expects measured or simulated, got '" + value + "'");
+      conv.measured_creation = value == "measured";
     } else if (name == "--salvage") {
       salvage = true;
     } else {

@@ -195,3 +195,23 @@ CapCollArgs collective_args(const CaptureRun& run, RankId r, uint32_t i) {
 }
 
 }  // namespace simfab
+
+namespace simfab {
+
+int64_t creation_cost_ps(const CaptureRun& run, RankId r, uint32_t i) {
+  const CapRecord& rec = run.rank(r).records[i];
+  const uint32_t ordinal = run.coll_index(r, i);
+  int64_t best = -1;
+  for (int32_t local = 0; local < rec.comm.size; ++local) {
+    const uint32_t j = run.collective_record(rec.comm_id, ordinal, local);
+    const RankId w = run.world_rank(rec.comm_id, local);
+    if (j == UINT32_MAX || w < 0 || j >= run.kept(w)) continue;
+    const CapRecord& m = run.rank(w).records[j];
+    if (m.call == kCapNoTime || m.ret == kCapNoTime) continue;
+    const int64_t d = run.ps_between(w, m.call, m.ret);
+    if (best < 0 || d < best) best = d;
+  }
+  return best < 0 ? 0 : best;
+}
+
+}  // namespace simfab

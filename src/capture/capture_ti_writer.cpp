@@ -69,6 +69,12 @@ class RankWriter {
   }
   void gap(int64_t ps);
   void sleep(int64_t ps);
+  // The flops argument of a reduction over `elements` elements (ConvertOptions::reduce_flops).
+  std::string reduce_flops(uint64_t elements) const {
+    char buf[32];
+    const auto res = std::to_chars(buf, buf + sizeof buf, options_.reduce_flops * static_cast<double>(elements));
+    return std::string(buf, static_cast<size_t>(res.ptr - buf));
+  }
   void op(uint32_t i);
   void point_to_point(const CapRecord& rec, uint32_t i);
   void completion(const CapRecord& rec);
@@ -202,7 +208,7 @@ void RankWriter::collective(uint32_t i) {
       break;
     case TiKind::kReduce:
       count_only(a.s_count, a.s_dt);
-      arg(0);
+      arg(reduce_flops(a.s_count));
       arg(a.root);
       arg(dt_of(a.s_dt));
       break;
@@ -210,14 +216,17 @@ void RankWriter::collective(uint32_t i) {
     case TiKind::kScan:
     case TiKind::kExscan:
       count_only(a.s_count, a.s_dt);
-      arg(0);
+      arg(reduce_flops(a.s_count));
       arg(dt_of(a.s_dt));
       break;
-    case TiKind::kReducescatter:
+    case TiKind::kReducescatter: {
+      uint64_t total = 0;
+      for (uint64_t c : a.r_counts) total += c;
       counts(a.r_counts, a.r_dt);
-      arg(0);
+      arg(reduce_flops(total));
       arg(dt_of(a.r_dt));
       break;
+    }
     case TiKind::kGather:
     case TiKind::kScatter:
       count_only(a.s_count, a.s_dt);
@@ -334,6 +343,10 @@ void RankWriter::write() {
       case CapStep::kOp:
         gap(v.gap_ps);
         if (v.pin_ps > 0) sleep(v.pin_ps);
+        if (options_.measured_creation && cap_class(rc_.records[v.index].func) == CapClass::kCreation) {
+          const int64_t cost = creation_cost_ps(run_, r_, v.index);
+          if (cost > 0) sleep(cost);
+        }
         op(v.index);
         break;
       case CapStep::kFinalize:

@@ -109,7 +109,8 @@ with tempfile.TemporaryDirectory() as d:
 # with tag 1000000 after its gap, seed 004 §6 test 7).
 APPI = os.path.join(SRC, "tests", "capture", "appi")
 with tempfile.TemporaryDirectory() as d:
-    convert("appendix I", [APPI], d)
+    # No reduction flops: the TI replay must then take exactly the GOAL schedule's time.
+    convert("appendix I", [APPI], d, ["--reduce-flops", "0"])
     got, want = lines_of(os.path.join(d, "out.goal")), lines_of(os.path.join(APPI, "expected-schedgen.goal"))
     check("appendix I -> Schedgen's schedule", got == want, want, got)
     check("appendix I TI wait", "0 wait 1 0 123" in ti_lines(d, 0), "0 wait 1 0 123", ti_lines(d, 0))
@@ -142,6 +143,10 @@ with tempfile.TemporaryDirectory() as d:
     check("bad --speed", code == 2 and "--speed expects" in se, "exit 2, '--speed expects'", f"{code}: {se.strip()}")
     code, _, se = run(["convert", APPC, "--ti", os.path.join(d, "x.ti"), "--pinning", "1"])
     check("bad --pinning", code == 2 and "--pinning expects" in se, "exit 2, '--pinning expects'", f"{code}: {se.strip()}")
+    code, _, se = run(["convert", APPC, "--ti", os.path.join(d, "x.ti"), "--reduce-flops", "-1"])
+    check("bad --reduce-flops", code == 2 and "--reduce-flops expects" in se, "exit 2", f"{code}: {se.strip()}")
+    code, _, se = run(["convert", APPC, "--ti", os.path.join(d, "x.ti"), "--comm-creation", "free"])
+    check("bad --comm-creation", code == 2 and "--comm-creation expects" in se, "exit 2", f"{code}: {se.strip()}")
     code, _, se = run(["convert", APPC])
     check("no output", code == 2 and "give an output" in se, "exit 2", f"{code}: {se.strip()}")
 
@@ -158,8 +163,13 @@ with tempfile.TemporaryDirectory() as d:
     check("waitall of every open request", "0 waitall" in r0, "0 waitall", r0)
     check("comm_split with TI ids", "0 comm_split 0 0 1" in r0 and "1 comm_split 1 1 2" in r1,
           "colour 0 -> id 1, colour 1 -> id 2", [l for l in r0 + r1 if "split" in l])
-    check("collectives on the new communicator", "1 bcast 16 0 0 comm=2" in r1 and "1 allreduce 4 0 0 comm=2" in r1,
-          "bcast/allreduce with comm=2", [l for l in r1 if "comm=" in l])
+    check("collectives on the new communicator", "1 bcast 16 0 0 comm=2" in r1 and "1 allreduce 4 4 0 comm=2" in r1,
+          "bcast/allreduce with comm=2, 1 flop per reduced element", [l for l in r1 if "comm=" in l])
+    # Every member spent 3 us in MPI_Comm_split: its measured cost precedes the modelled exchange.
+    split = next(i for i, l in enumerate(r1) if "comm_split" in l)
+    check("measured creation cost", r1[split - 1] == "1 sleep 0.000003", "1 sleep 0.000003", r1[split - 2:split + 1])
+    # TI and GOAL compared as schedules: without the TI-only reduction flops and creation costs.
+    convert("ring4 exact", [RING], d, ["--reduce-flops", "0", "--comm-creation", "simulated"])
     check("comm_free", "1 comm_free 2" in r1, "1 comm_free 2", r1)
     check("iprobe and comm_size left out", not any("iprobe" in l for l in r0), "no iprobe line", r0)
     t = replay("ring4 TI", ["--trace", os.path.join(d, "out.ti")])

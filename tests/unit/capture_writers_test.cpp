@@ -111,10 +111,11 @@ TEST(CaptureWriters, CommunicatorsAndTheirCollectives) {
     texts.push_back(capture_text(r, 4, recs));
   }
   const CaptureRun run = align_texts(texts);
-  EXPECT_EQ(ti_of(run, 2), "2 init\n2 sleep 0.000001\n2 comm_split 0 2 1\n2 sleep 0.0000001\n2 bcast 2 1 1 comm=1\n"
+  // Each member spent 1 us in MPI_Comm_split: that measured cost precedes the modelled exchange.
+  EXPECT_EQ(ti_of(run, 2), "2 init\n2 sleep 0.000001\n2 sleep 0.000001\n2 comm_split 0 2 1\n2 sleep 0.0000001\n2 bcast 2 1 1 comm=1\n"
                            "2 comm_free 1\n2 sleep 0.0000018\n2 finalize\n");
-  EXPECT_EQ(ti_of(run, 3), "3 init\n3 sleep 0.000001\n3 comm_split -333 3 -1\n3 sleep 0.000002\n3 finalize\n");
-  EXPECT_EQ(ti_of(run, 1), "1 init\n1 sleep 0.000001\n1 comm_split 1 1 2\n1 sleep 0.000002\n1 finalize\n");
+  EXPECT_EQ(ti_of(run, 3), "3 init\n3 sleep 0.000001\n3 sleep 0.000001\n3 comm_split -333 3 -1\n3 sleep 0.000002\n3 finalize\n");
+  EXPECT_EQ(ti_of(run, 1), "1 init\n1 sleep 0.000001\n1 sleep 0.000001\n1 comm_split 1 1 2\n1 sleep 0.000002\n1 finalize\n");
   const std::string goal = goal_of(run);
   // Rank 2 is the bcast's root (local rank 1 -> world 2): it sends 8 bytes to world rank 0 with
   // the first collective tag of communicator 1 (GoalTags slot 1).
@@ -134,10 +135,37 @@ TEST(CaptureWriters, TopologyConstructorsBecomeSplits) {
                           "MPI_Cart_sub:3100:3,0,2:0:0:4,0,1:3200", "MPI_Finalize:9000:-"}),
   });
   EXPECT_EQ(run.comm(1).members, (std::vector<RankId>{1, 0}));
-  EXPECT_EQ(ti_of(run, 0), "0 init\n0 sleep 0.000001\n0 comm_split 1 1 1\n0 sleep 0.0000001\n"
-                           "0 comm_split -333 0 -1 comm=1\n0 sleep 0.0000058\n0 finalize\n");
-  EXPECT_EQ(ti_of(run, 1), "1 init\n1 sleep 0.000001\n1 comm_split 1 0 1\n1 sleep 0.0000001\n"
-                           "1 comm_split 0 0 2 comm=1\n1 sleep 0.0000058\n1 finalize\n");
+  ConvertOptions simulated;
+  simulated.measured_creation = false;
+  EXPECT_EQ(ti_of(run, 0, simulated), "0 init\n0 sleep 0.000001\n0 comm_split 1 1 1\n0 sleep 0.0000001\n"
+                                      "0 comm_split -333 0 -1 comm=1\n0 sleep 0.0000058\n0 finalize\n");
+  EXPECT_EQ(ti_of(run, 1, simulated), "1 init\n1 sleep 0.000001\n1 comm_split 1 0 1\n1 sleep 0.0000001\n"
+                                      "1 comm_split 0 0 2 comm=1\n1 sleep 0.0000058\n1 finalize\n");
+}
+
+TEST(CaptureWriters, CreationCostsTheShortestMembersTime) {
+  // Rank 0 enters MPI_Comm_dup at 2 us and waits there for rank 1, which arrives at 8 us and is
+  // done at 9.5 us: the call's own cost is rank 1's 1.5 us, charged to both before the modelled
+  // exchange. Rank 0's 7 us in the call are waiting, which the replay reproduces by itself.
+  const CaptureRun run = align_texts({
+      capture_text(0, 2, {"MPI_Comm_dup:2000:" + world(0, 2) + ":3,0,2:9000", "MPI_Finalize:9000:-"}),
+      capture_text(1, 2, {"MPI_Comm_dup:8000:" + world(1, 2) + ":3,1,2:9500", "MPI_Finalize:9500:-"}),
+  });
+  EXPECT_EQ(creation_cost_ps(run, 0, 1), 1500000);  // record 0 is MPI_Init
+  EXPECT_EQ(creation_cost_ps(run, 1, 1), 1500000);
+  EXPECT_EQ(ti_of(run, 0), "0 init\n0 sleep 0.000001\n0 sleep 0.0000015\n0 comm_dup 1\n0 finalize\n");
+  EXPECT_EQ(ti_of(run, 1), "1 init\n1 sleep 0.000007\n1 sleep 0.0000015\n1 comm_dup 1\n1 finalize\n");
+}
+
+TEST(CaptureWriters, ReductionsCarryFlopsPerElement) {
+  const auto allreduce = [](RankId r) {
+    return capture_text(r, 2, {"MPI_Allreduce:2000:8:16:6:2,8,8:1:" + world(r, 2) + ":3000", "MPI_Finalize:4000:-"});
+  };
+  const CaptureRun run = align_texts({allreduce(0), allreduce(1)});
+  EXPECT_EQ(ti_of(run, 0), "0 init\n0 sleep 0.000001\n0 allreduce 6 6 0\n0 sleep 0.000001\n0 finalize\n");
+  ConvertOptions two;
+  two.reduce_flops = 2;
+  EXPECT_EQ(ti_of(run, 0, two), "0 init\n0 sleep 0.000001\n0 allreduce 6 12 0\n0 sleep 0.000001\n0 finalize\n");
 }
 
 TEST(CaptureWriters, PinningChargesNewBytesOnly) {

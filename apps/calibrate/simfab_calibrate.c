@@ -22,6 +22,8 @@
  *   bidir      ranks 0 and 1: MPI_Sendrecv of 4 MiB both ways at once, then the acknowledgement
  *              ((B_send + B_recv) / B: the limiter factor)
  *   compute    rank 0: a daxpy loop; the bytes column holds its flop count
+ *   reduce     rank 0: MPI_Reduce_local (MPI_SUM) of 65536 doubles; the bytes column holds the
+ *              element count (the cost of a reduction per element)
  *   contention (4 ranks or more) p = 1 .. np/2 pairs (0,1), (2,3), ... each send 4 MiB one way at
  *              once; the bytes column holds p * 4 MiB, the time is the slowest pair's
  * Output (rank 0; CSV): comment lines "# key: value", then "experiment,bytes,seconds" rows.
@@ -38,10 +40,10 @@
 #include <unistd.h>
 
 enum { kTagHandshake = 1, kTagData = 2, kTagRows = 3 };
-enum { kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention };
-static const char *const kNames[] = {"pingpong", "send",  "isend", "recv",    "late_recv",
-                                     "gap",      "oneway", "bidir", "compute", "contention"};
-enum { kBurst = 1000, kKernelLength = 2048 };
+enum { kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce };
+static const char *const kNames[] = {"pingpong", "send",  "isend", "recv",    "late_recv",  "gap",
+                                     "oneway",   "bidir", "compute", "contention", "reduce"};
+enum { kBurst = 1000, kKernelLength = 2048, kReduceLength = 65536 };
 static const unsigned long long kBulk = 4ull << 20; /* oneway, bidir, contention */
 
 typedef struct {
@@ -317,6 +319,21 @@ static void compute_task(double seq, int reps) {
   add_row(seq, kCompute, 2ull * kKernelLength * (unsigned long long)reps, dt);
 }
 
+/* MPI_Reduce_local (MPI_SUM) over kReduceLength doubles (512 KiB per operand): the cost of a
+ * reduction, memory-bound where the daxpy kernel is not; bytes = the element count. */
+static void reduce_task(double seq) {
+  static double in[kReduceLength], inout[kReduceLength];
+  for (int i = 0; i < kReduceLength; ++i) {
+    in[i] = 1.0 + i;
+    inout[i] = 0.25;
+  }
+  const double t = MPI_Wtime();
+  MPI_Reduce_local(in, inout, kReduceLength, MPI_DOUBLE, MPI_SUM);
+  const double dt = MPI_Wtime() - t;
+  kernel_sink = inout[kReduceLength / 2];
+  add_row(seq, kReduce, (unsigned long long)kReduceLength, dt);
+}
+
 /* The first p pairs (2i, 2i+1) each move 4 MiB one way at once; rank 0 keeps the slowest time. */
 static void contention_task(int rank, double seq, int pairs) {
   const int n = (int)kBulk;
@@ -424,6 +441,7 @@ int main(int argc, char **argv) {
       bulk_task(rank, seq++, 0);
       bulk_task(rank, seq++, 1);
       if (rank == 0) compute_task(seq++, o.kernel_reps);
+      if (rank == 0) reduce_task(seq++);
     }
   }
   if (np >= 4)

@@ -1,14 +1,16 @@
-/* ring: a token goes around the ranks N times; each rank adds its rank number. Checks the final
- * token (N * sum of ranks) and prints the simulated time of one lap. */
+/* ring: a token goes around the ranks LAPS times (default 3); each rank adds its rank number.
+ * Checks the final token (LAPS * sum of ranks) and prints the (simulated) time of one lap.
+ *   ring [LAPS] */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   int rank, size;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const int laps = 3;
+  const int laps = argc > 1 && atoi(argv[1]) > 0 ? atoi(argv[1]) : 3;
   long token = 0;
   double t0 = MPI_Wtime();
   for (int lap = 0; lap < laps; ++lap) {

@@ -332,6 +332,11 @@ CalibrationFit fit_calibration(const CalibrationSamples& samples, const Calibrat
   } else {
     fit.notes.push_back("no compute measurements: no host speed (the platform gets 1 Gf)");
   }
+  if (fit.host_speed_flops && !of(Experiment::kReduce).empty()) {
+    std::vector<double> per_element;
+    for (const Point& p : of(Experiment::kReduce)) per_element.push_back(p.y / p.x);
+    fit.reduce_flops_per_element = *fit.host_speed_flops * median(per_element);
+  }
   for (const auto& [bytes, times] : by_size(of(Experiment::kContention))) {
     const double pairs = std::round(static_cast<double>(bytes) / 4194304.0);
     fit.contention.push_back(ContentionPoint{static_cast<int>(pairs), static_cast<double>(bytes) / median(times)});

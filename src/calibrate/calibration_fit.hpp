@@ -52,7 +52,10 @@
 //    limiter_factor = 2 r_b / B, clamped to [1, 2] (1: single port, 2: independent directions).
 // 7. LogGOPS: o = os_1(0), O = slope of os_1, L = T_1(0) (first segment), G = 1 / B of the last
 //    segment, g = median gap, S = S_d (LogGOPS's rendezvous is the synchronous protocol).
-// 8. Host speed: the median flop rate of compute (flops / seconds).
+// 8. Host speed: the median flop rate of compute (flops / seconds). Reduction cost: the median
+//    time per element of reduce, as flops per element at that speed (speed x s/element): what
+//    `simfab convert --reduce-flops` takes, so a replayed reduction costs what MPI_Reduce_local
+//    cost (memory-bound, unlike the daxpy kernel that sets the speed).
 // Required experiments: send, recv, pingpong. Missing optional ones leave defaults and a note.
 // Cost: O(N log N) for the per-size medians plus the segmented fit's O(K m^2 S).
 #pragma once
@@ -105,6 +108,7 @@ struct CalibrationFit {
   std::optional<double> bidir_ratio;     // measured (B_s + B_r) / B
   std::optional<double> limiter_factor;  // the platform's, in [1, 2]
   std::optional<double> host_speed_flops;
+  std::optional<double> reduce_flops_per_element;  // needs compute and reduce measurements
   std::vector<ContentionPoint> contention;
   // LogGOPS, in simfab's units (ps, ps per byte, bytes).
   double loggops_L_ps = 0, loggops_o_ps = 0, loggops_g_ps = 0, loggops_G_ps_per_byte = 0, loggops_O_ps_per_byte = 0;

@@ -153,6 +153,7 @@ std::string fit_json(const CalibrationFit& fit, const CalibrationSamples& sample
   j["bidir_ratio"] = fit.bidir_ratio ? Json(*fit.bidir_ratio) : Json(nullptr);
   j["limiter_factor"] = fit.limiter_factor ? Json(*fit.limiter_factor) : Json(nullptr);
   j["host_speed_flops"] = fit.host_speed_flops ? Json(*fit.host_speed_flops) : Json(nullptr);
+  j["reduce_flops_per_element"] = fit.reduce_flops_per_element ? Json(*fit.reduce_flops_per_element) : Json(nullptr);
   j["loggops"] = Json{{"L_ps", fit.loggops_L_ps}, {"o_ps", fit.loggops_o_ps},   {"g_ps", fit.loggops_g_ps},
                       {"G_ps_per_byte", fit.loggops_G_ps_per_byte}, {"O_ps_per_byte", fit.loggops_O_ps_per_byte},
                       {"S", fit.loggops_S}};
@@ -197,6 +198,10 @@ void print_fit_summary(std::ostream& out, const CalibrationFit& fit, const Calib
     out << "limiter: (B_send + B_recv) / B = " << g4(*fit.bidir_ratio) << " measured; limiter_factor "
         << g4(*fit.limiter_factor) << "\n";
   if (fit.host_speed_flops) out << "host speed: " << g4(*fit.host_speed_flops / 1e9) << " Gflop/s per core\n";
+  if (fit.reduce_flops_per_element)
+    out << "reductions: " << g4(*fit.reduce_flops_per_element)
+        << " flops per element at that speed (simfab convert --reduce-flops " << g4(*fit.reduce_flops_per_element)
+        << ")\n";
   out << "LogGOPS: L " << g4(fit.loggops_L_ps) << " ps, o " << g4(fit.loggops_o_ps) << " ps, g " << g4(fit.loggops_g_ps)
       << " ps, G " << g4(fit.loggops_G_ps_per_byte) << " ps/B, O " << g4(fit.loggops_O_ps_per_byte) << " ps/B, S "
       << fit.loggops_S << " B\n";

@@ -14,7 +14,7 @@ namespace simfab::calibrate {
 namespace {
 
 constexpr std::array<const char*, kExperimentCount> kNames = {
-    "pingpong", "send", "isend", "recv", "late_recv", "gap", "oneway", "bidir", "compute", "contention"};
+    "pingpong", "send", "isend", "recv", "late_recv", "gap", "oneway", "bidir", "compute", "contention", "reduce"};
 constexpr std::string_view kMagic = "# simfab-calibrate";
 
 std::string_view trim(std::string_view s) {

@@ -21,6 +21,7 @@
 //   bidir      4 MiB both ways at once (MPI_Sendrecv) plus the acknowledgement (rank 0)
 //   compute    a floating-point kernel: bytes = its flop count
 //   contention p pairs each sending 4 MiB one way at once: bytes = p x 4 MiB, the slowest pair
+//   reduce     MPI_Reduce_local (MPI_SUM) of doubles: bytes = the element count
 // Other lines are errors at file:line that echo the line and say what was expected: a row
 // without three fields, an unknown experiment (with the valid names), a size that is not a whole
 // number, a time that is not a finite number > 0. Blank lines are skipped.
@@ -38,9 +39,9 @@
 namespace simfab::calibrate {
 
 enum class Experiment : uint8_t {
-  kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention
+  kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce
 };
-inline constexpr size_t kExperimentCount = 10;
+inline constexpr size_t kExperimentCount = 11;
 
 const char* experiment_name(Experiment e);
 

@@ -37,6 +37,7 @@ const std::vector<TrueSegment> kTruth = {
     {327680, {7.3e-5, 1.97e-10}, {1.5e-5, 2.0e-10}, {7.0e-6, 5.0e-11}, 2.91e-5, 0.8 * kLinkBandwidth},
     {UINT64_MAX, {2.0e-5, 1.5e-10}, {1.0e-5, 2.2e-10}, {8.0e-6, 1.0e-11}, 2.6e-5, kLinkBandwidth}};
 constexpr double kLimiter = 1.5, kGap = 4e-7, kSpeed = 2.5e9, kDelay = 5e-4, kFixed = 3e-5;
+constexpr double kReduceSecondsPerElement = 6e-10;  // 0.6 ns per double summed: 1.5 flops at kSpeed
 
 const TrueSegment& truth_of(Bytes k) {
   size_t i = 0;
@@ -81,6 +82,7 @@ std::string synthetic_csv(uint64_t seed, int sizes, int reps, double noise) {
     row("oneway", bulk, kFixed + static_cast<double>(bulk) / kLinkBandwidth);
     row("bidir", bulk, kFixed + static_cast<double>(bulk) / (kLimiter * kLinkBandwidth / 2));
     row("compute", 40960000, 40960000 / kSpeed);
+    row("reduce", 65536, 65536 * kReduceSecondsPerElement);
   }
   return out.str();
 }
@@ -151,6 +153,9 @@ TEST(CalibrateFit, RecoversTheFlowModelFromSyntheticMeasurements) {
   EXPECT_NEAR(*f.limiter_factor, kLimiter, 0.05 * kLimiter);
   ASSERT_TRUE(f.host_speed_flops);
   EXPECT_NEAR(*f.host_speed_flops / kSpeed, 1.0, 0.05);
+  // A reduction of one element costs kReduceSecondsPerElement, i.e. speed x that many flops.
+  ASSERT_TRUE(f.reduce_flops_per_element);
+  EXPECT_NEAR(*f.reduce_flops_per_element / (kSpeed * kReduceSecondsPerElement), 1.0, 0.1);
   EXPECT_NEAR(f.loggops_g_ps / (kGap * 1e12), 1.0, 0.05);
   EXPECT_NEAR(f.loggops_o_ps / (3.8e-6 * 1e12), 1.0, 0.05);
   EXPECT_NEAR(f.loggops_L_ps / (kLinkLatency * 1e12), 1.0, 0.05);

@@ -6,8 +6,9 @@ The seeds' pipeline with Debian's OpenMPI on one node (shared memory between ran
      ranks, fit it (`simfab calibrate fit`) into a platform of calibrated hosts and links;
   2. capture: run each bundled example application (examples/mpi/) under libsimfab-capture.so at
      2 and 4 ranks, a few times;
-  3. convert each capture to a SimGrid TI trace (`simfab convert`) and replay it on the calibrated
-     platform (`simfab run`, flow model and LogGOPS);
+  3. convert each capture to a SimGrid TI trace (`simfab convert`, with the calibrated reduction
+     cost as --reduce-flops) and replay it on the calibrated platform (`simfab run`, flow model
+     and LogGOPS);
   4. compare the predicted time with the measured one. The measured time is the real run's
      (MPI_Finalize call - MPI_Init return), the latest rank's, as seed 004 §2.4 defines it; the
      predicted one is the simulated makespan of the same span.
@@ -47,7 +48,7 @@ MPIRUN_ENV = {
 # (name, source, arguments, rank counts): the bundled examples that use only recorded calls.
 APPS = [
     ("pingpong", "pingpong.c", ["300"], [2]),
-    ("ring", "ring.c", [], [2, 4]),
+    ("ring", "ring.c", ["20000"], [2, 4]),
     ("stencil2d", "stencil2d.c", ["256", "300"], [2, 4]),
     ("allreduce_loop", "allreduce_loop.c", ["65536", "300"], [2, 4]),
     ("comm_split", "comm_split.c", [], [2, 4]),
@@ -108,7 +109,9 @@ def calibrate(simfab, work, quick, np_max):
     platform = os.path.join(work, "calibrated.yaml")
     run([simfab, "calibrate", "fit", samples, "-o", platform, "--hosts", str(np_max),
          "--plot", os.path.join(work, "fit.svg"), "--json", os.path.join(work, "fit.json")])
-    return platform, calib_s
+    with open(os.path.join(work, "fit.json")) as f:
+        reduce_flops = json.load(f).get("reduce_flops_per_element")
+    return platform, calib_s, reduce_flops
 
 
 def predict(simfab, platform, ti, model, work):
@@ -119,7 +122,7 @@ def predict(simfab, platform, ti, model, work):
         return json.load(f)["makespan_s"]
 
 
-def validate_app(simfab, lib, work, platform, app, reps):
+def validate_app(simfab, lib, work, platform, reduce_flops, app, reps):
     name, source, args, nps = app
     exe = os.path.join(work, name)
     run(["mpicc", "-O2", "-o", exe, os.path.join(SRC, "examples", "mpi", source), "-lm"])
@@ -133,7 +136,8 @@ def validate_app(simfab, lib, work, platform, app, reps):
                  exe] + args)
             measured = measured_span_s(cap)
             ti = cap + ".ti"
-            run([simfab, "convert", cap, "--ti", ti, "--quiet"])
+            run([simfab, "convert", cap, "--ti", ti, "--quiet"] +
+                (["--reduce-flops", repr(reduce_flops)] if reduce_flops else []))
             preds = {m: predict(simfab, platform, ti, m, cap) for m in MODELS}
             per_rep.append((measured, preds))
         # The median repetition by measured time stands for the application at this rank count.
@@ -193,10 +197,10 @@ def main():
     reps = 1 if a.quick else a.reps
     np_max = max(n for app in apps for n in app[3])
     try:
-        platform, calib_s = calibrate(simfab, work, a.quick, np_max)
+        platform, calib_s, reduce_flops = calibrate(simfab, work, a.quick, np_max)
         rows = []
         for app in apps:
-            rows += validate_app(simfab, lib, work, platform, app, reps)
+            rows += validate_app(simfab, lib, work, platform, reduce_flops, app, reps)
     except StepFailed as e:
         print("validation/real: FAIL: %s" % e)
         return 1

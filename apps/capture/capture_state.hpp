@@ -2,7 +2,8 @@
 // MPI_Finalize, and CallScope, the guard every wrapper opens first.
 //
 // The library is a set of PMPI wrappers (wrap_*.cpp): each defines MPI_X, times PMPI_X with
-// CLOCK_MONOTONIC and appends one record to this rank's trace (docs/capture-format.md):
+// CLOCK_MONOTONIC and appends one record to this rank's trace (docs/capture-format.md), through
+// traced() (traced.hpp). This state holds what the records need:
 //   - the file: a TraceWriter on <dir>/rank-<r>.txt.part, renamed to rank-<r>.txt at MPI_Finalize
 //     after its `# end` line (begin() / finish());
 //   - handle numbering: MPI_Comm, MPI_Datatype and MPI_Op handles get small per-file ids in

@@ -5,7 +5,8 @@
 //
 // gives `MPI_Send:5000:140735615211488:100000:1,4,4:1:0:1,0,2:9000`. A wrapper builds its record
 // after PMPI_X returned (request ids, statuses and new communicators are known only then), from
-// the arguments and the two timestamps it took around the call.
+// the arguments and the two timestamps it took around the call; traced() (traced.hpp) does the
+// Record(...) and end() and leaves the fields in between to the wrapper.
 //
 // Portable values: MPI_ANY_SOURCE/MPI_ANY_TAG are written -1, MPI_PROC_NULL -2, MPI_ROOT -3,
 // MPI_UNDEFINED -32766, MPI_IN_PLACE -1, whatever the MPI library's own constants are. An argument
@@ -78,13 +79,7 @@ class Record {
   Record& dt(MPI_Datatype type) {
     if (type == MPI_DATATYPE_NULL) return no_dt();
     const TypeInfo t = state_.type(type);
-    w_.put(':');
-    w_.put_int(t.id);
-    w_.put(',');
-    w_.put_int(t.size);
-    w_.put(',');
-    w_.put_int(t.extent);
-    return *this;
+    return triple(t.id, t.size, t.extent);
   }
   // The datatype if MPI uses it at this rank, else `0,0,0` (the handle is not looked at).
   Record& dt_if(bool used, MPI_Datatype type) { return used ? dt(type) : no_dt(); }
@@ -96,25 +91,13 @@ class Record {
     if (op == MPI_OP_NULL) return num(0);
     return num(state_.op(op));
   }
-  Record& comm(const CommInfo& c) {
-    w_.put(':');
-    w_.put_int(c.id);
-    w_.put(',');
-    w_.put_int(c.rank);
-    w_.put(',');
-    w_.put_int(c.size);
-    return *this;
-  }
+  Record& comm(const CommInfo& c) { return triple(c.id, c.rank, c.size); }
   Record& comm(MPI_Comm c) { return comm(state_.comm(c)); }
   // A communicator a call created: `-` for MPI_COMM_NULL.
   Record& newcomm(MPI_Comm c) { return c == MPI_COMM_NULL ? absent() : comm(c); }
   Record& status(const MPI_Status& s) {
     w_.put(':');
-    w_.put_int(portable_rank(s.MPI_SOURCE));
-    w_.put(',');
-    w_.put_int(portable_tag(s.MPI_TAG));
-    w_.put(',');
-    w_.put_int(status_bytes(s));
+    status_parts(',', s);
     return *this;
   }
   // `c0,...,c{n-1}`, or `-` when `counts` is null (MPI ignores it here).
@@ -151,11 +134,7 @@ class Record {
       return;
     }
     w_.put('/');
-    w_.put_int(portable_rank(status.MPI_SOURCE));
-    w_.put('/');
-    w_.put_int(portable_tag(status.MPI_TAG));
-    w_.put('/');
-    w_.put_int(status_bytes(status));
+    status_parts('/', status);
   }
   Record& done_end() {
     if (done_entries_ == 0) w_.put('-');
@@ -170,7 +149,28 @@ class Record {
     state_.end_record();
   }
 
+  // The rank's state, for the fields lambda of traced() (request numbering, handle lookups).
+  CaptureState& state() { return state_; }
+
  private:
+  // `:a,b,c`: the datatype and communicator fields.
+  Record& triple(std::int64_t a, std::int64_t b, std::int64_t c) {
+    w_.put(':');
+    w_.put_int(a);
+    w_.put(',');
+    w_.put_int(b);
+    w_.put(',');
+    w_.put_int(c);
+    return *this;
+  }
+  // `src<sep>tag<sep>bytes` of a status (`,` in a status field, `/` in a `done` entry).
+  void status_parts(char sep, const MPI_Status& s) {
+    w_.put_int(portable_rank(s.MPI_SOURCE));
+    w_.put(sep);
+    w_.put_int(portable_tag(s.MPI_TAG));
+    w_.put(sep);
+    w_.put_int(status_bytes(s));
+  }
   void time(std::int64_t ns) {
     if (ns == kNoTime) {
       w_.put('-');

@@ -2,6 +2,9 @@
 // Reduce_scatter_block, Reduce_scatter) and the data movers (Gather, Scatter, Allgather, Alltoall
 // and their v variants).
 //
+// Each wrapper hands traced() (traced.hpp) its PMPI_X call and its fields, in the field order of
+// the table in docs/capture-format.md; a call that returns an error code is not recorded.
+//
 // Arguments MPI ignores at this rank are written `0,0,0` for datatypes and `-` for counts lists
 // and are never passed to MPI_Type_size (they may be MPI_DATATYPE_NULL or garbage):
 //   - rooted calls: the root-only side (Gather's receive, Scatter's send, the v counts) elsewhere
@@ -15,13 +18,13 @@
 
 #include "capture_state.hpp"
 #include "record.hpp"
+#include "traced.hpp"
 
 namespace {
 
-using simfab::capture::CallScope;
 using simfab::capture::CommInfo;
-using simfab::capture::now_ns;
 using simfab::capture::Record;
+using simfab::capture::traced;
 
 // Who takes part in a rooted collective, and how.
 struct RootRole {
@@ -37,43 +40,26 @@ RootRole root_role(const CommInfo& c, int root) {
 }  // namespace
 
 extern "C" int MPI_Barrier(MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Barrier(comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Barrier(comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) Record(scope.state(), "MPI_Barrier", t0).comm(comm).end(t1);
-  return rc;
+  return traced("MPI_Barrier", [&] { return PMPI_Barrier(comm); }, [&](Record& r) { r.comm(comm); });
 }
 
 extern "C" int MPI_Bcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Bcast(buf, count, type, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Bcast(buf, count, type, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
+  return traced("MPI_Bcast", [&] { return PMPI_Bcast(buf, count, type, root, comm); }, [&](Record& r) {
+    const CommInfo c = r.state().comm(comm);
     const bool used = !c.inter || (root != MPI_PROC_NULL);
-    Record(scope.state(), "MPI_Bcast", t0).buf(buf).num(count).dt_if(used, type).rank(root).comm(c).end(t1);
-  }
-  return rc;
+    r.buf(buf).num(count).dt_if(used, type).rank(root).comm(c);
+  });
 }
 
 extern "C" int MPI_Reduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
                           MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const bool used = !c.inter || root != MPI_PROC_NULL;
-    Record(scope.state(), "MPI_Reduce", t0)
-        .buf(sbuf).buf(rbuf).num(count).dt_if(used, type).op(op).rank(root).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Reduce", [&] { return PMPI_Reduce(sbuf, rbuf, count, type, op, root, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const bool used = !c.inter || root != MPI_PROC_NULL;
+        r.buf(sbuf).buf(rbuf).num(count).dt_if(used, type).op(op).rank(root).comm(c);
+      });
 }
 
 namespace {
@@ -83,15 +69,8 @@ using ReduceAllFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_C
 
 int reduce_all(const char* name, ReduceAllFn pmpi, const void* sbuf, void* rbuf, int count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return pmpi(sbuf, rbuf, count, type, op, comm);
-  const auto t0 = now_ns();
-  const int rc = pmpi(sbuf, rbuf, count, type, op, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), name, t0).buf(sbuf).buf(rbuf).num(count).dt(type).op(op).comm(comm).end(t1);
-  }
-  return rc;
+  return traced(name, [&] { return pmpi(sbuf, rbuf, count, type, op, comm); },
+                [&](Record& r) { r.buf(sbuf).buf(rbuf).num(count).dt(type).op(op).comm(comm); });
 }
 
 }  // namespace
@@ -112,89 +91,64 @@ extern "C" int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount
 
 extern "C" int MPI_Reduce_scatter(const void* sbuf, void* rbuf, const int rcounts[], MPI_Datatype type, MPI_Op op,
                                   MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    Record(scope.state(), "MPI_Reduce_scatter", t0)
-        .buf(sbuf).buf(rbuf).counts(rcounts, c.size).dt(type).op(op).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Reduce_scatter", [&] { return PMPI_Reduce_scatter(sbuf, rbuf, rcounts, type, op, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        r.buf(sbuf).buf(rbuf).counts(rcounts, c.size).dt(type).op(op).comm(c);
+      });
 }
 
 extern "C" int MPI_Gather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                           MPI_Datatype rtype, int root, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const RootRole role = root_role(c, root);
-    Record(scope.state(), "MPI_Gather", t0)
-        .buf(sbuf).num(scount).dt_if(role.has_data && sbuf != MPI_IN_PLACE, stype)
-        .buf(rbuf).num(rcount).dt_if(role.is_root, rtype)
-        .rank(root).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Gather", [&] { return PMPI_Gather(sbuf, scount, stype, rbuf, rcount, rtype, root, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const RootRole role = root_role(c, root);
+        r.buf(sbuf).num(scount).dt_if(role.has_data && sbuf != MPI_IN_PLACE, stype)
+            .buf(rbuf).num(rcount).dt_if(role.is_root, rtype)
+            .rank(root).comm(c);
+      });
 }
 
 extern "C" int MPI_Scatter(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                            MPI_Datatype rtype, int root, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const RootRole role = root_role(c, root);
-    Record(scope.state(), "MPI_Scatter", t0)
-        .buf(sbuf).num(scount).dt_if(role.is_root, stype)
-        .buf(rbuf).num(rcount).dt_if(role.has_data && rbuf != MPI_IN_PLACE, rtype)
-        .rank(root).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Scatter", [&] { return PMPI_Scatter(sbuf, scount, stype, rbuf, rcount, rtype, root, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const RootRole role = root_role(c, root);
+        r.buf(sbuf).num(scount).dt_if(role.is_root, stype)
+            .buf(rbuf).num(rcount).dt_if(role.has_data && rbuf != MPI_IN_PLACE, rtype)
+            .rank(root).comm(c);
+      });
 }
 
 extern "C" int MPI_Gatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int rcounts[],
                            const int displs[], MPI_Datatype rtype, int root, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const RootRole role = root_role(c, root);
-    Record(scope.state(), "MPI_Gatherv", t0)
-        .buf(sbuf).num(scount).dt_if(role.has_data && sbuf != MPI_IN_PLACE, stype)
-        .buf(rbuf).counts(role.is_root ? rcounts : nullptr, c.remote_size).dt_if(role.is_root, rtype)
-        .rank(root).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Gatherv", [&] { return PMPI_Gatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, root, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const RootRole role = root_role(c, root);
+        r.buf(sbuf).num(scount).dt_if(role.has_data && sbuf != MPI_IN_PLACE, stype)
+            .buf(rbuf).counts(role.is_root ? rcounts : nullptr, c.remote_size).dt_if(role.is_root, rtype)
+            .rank(root).comm(c);
+      });
 }
 
 extern "C" int MPI_Scatterv(const void* sbuf, const int scounts[], const int displs[], MPI_Datatype stype,
                             void* rbuf, int rcount, MPI_Datatype rtype, int root, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const RootRole role = root_role(c, root);
-    Record(scope.state(), "MPI_Scatterv", t0)
-        .buf(sbuf).counts(role.is_root ? scounts : nullptr, c.remote_size).dt_if(role.is_root, stype)
-        .buf(rbuf).num(rcount).dt_if(role.has_data && rbuf != MPI_IN_PLACE, rtype)
-        .rank(root).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Scatterv", [&] { return PMPI_Scatterv(sbuf, scounts, displs, stype, rbuf, rcount, rtype, root, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const RootRole role = root_role(c, root);
+        r.buf(sbuf).counts(role.is_root ? scounts : nullptr, c.remote_size).dt_if(role.is_root, stype)
+            .buf(rbuf).num(rcount).dt_if(role.has_data && rbuf != MPI_IN_PLACE, rtype)
+            .rank(root).comm(c);
+      });
 }
 
 namespace {
@@ -204,17 +158,9 @@ using AllFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, 
 
 int all_to(const char* name, AllFn pmpi, const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
            MPI_Datatype rtype, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return pmpi(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  const auto t0 = now_ns();
-  const int rc = pmpi(sbuf, scount, stype, rbuf, rcount, rtype, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), name, t0)
-        .buf(sbuf).num(scount).dt_if(sbuf != MPI_IN_PLACE, stype)
-        .buf(rbuf).num(rcount).dt(rtype).comm(comm).end(t1);
-  }
-  return rc;
+  return traced(name, [&] { return pmpi(sbuf, scount, stype, rbuf, rcount, rtype, comm); }, [&](Record& r) {
+    r.buf(sbuf).num(scount).dt_if(sbuf != MPI_IN_PLACE, stype).buf(rbuf).num(rcount).dt(rtype).comm(comm);
+  });
 }
 
 }  // namespace
@@ -230,33 +176,24 @@ extern "C" int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, vo
 
 extern "C" int MPI_Allgatherv(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, const int rcounts[],
                               const int displs[], MPI_Datatype rtype, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    Record(scope.state(), "MPI_Allgatherv", t0)
-        .buf(sbuf).num(scount).dt_if(sbuf != MPI_IN_PLACE, stype)
-        .buf(rbuf).counts(rcounts, c.remote_size).dt(rtype).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Allgatherv", [&] { return PMPI_Allgatherv(sbuf, scount, stype, rbuf, rcounts, displs, rtype, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        r.buf(sbuf).num(scount).dt_if(sbuf != MPI_IN_PLACE, stype)
+            .buf(rbuf).counts(rcounts, c.remote_size).dt(rtype).comm(c);
+      });
 }
 
 extern "C" int MPI_Alltoallv(const void* sbuf, const int scounts[], const int sdispls[], MPI_Datatype stype,
                              void* rbuf, const int rcounts[], const int rdispls[], MPI_Datatype rtype, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const CommInfo c = scope.state().comm(comm);
-    const bool in_place = sbuf == MPI_IN_PLACE;
-    Record(scope.state(), "MPI_Alltoallv", t0)
-        .buf(sbuf).counts(in_place ? nullptr : scounts, c.remote_size).dt_if(!in_place, stype)
-        .buf(rbuf).counts(rcounts, c.remote_size).dt(rtype).comm(c).end(t1);
-  }
-  return rc;
+  return traced(
+      "MPI_Alltoallv",
+      [&] { return PMPI_Alltoallv(sbuf, scounts, sdispls, stype, rbuf, rcounts, rdispls, rtype, comm); },
+      [&](Record& r) {
+        const CommInfo c = r.state().comm(comm);
+        const bool in_place = sbuf == MPI_IN_PLACE;
+        r.buf(sbuf).counts(in_place ? nullptr : scounts, c.remote_size).dt_if(!in_place, stype)
+            .buf(rbuf).counts(rcounts, c.remote_size).dt(rtype).comm(c);
+      });
 }

@@ -2,8 +2,9 @@
 // MPI_Request_free (unrecorded; it only drops the request from the table).
 //
 // A completion call sets the requests it completes to MPI_REQUEST_NULL, so each wrapper first
-// saves the handles (CaptureState::save_requests), then calls PMPI, then writes a `done` list of
-// `id/src/tag/bytes` for the requests that completed, looked up by their saved handles:
+// saves the handles (CaptureState::save_requests), then has traced_even_on_error() (traced.hpp)
+// call PMPI and write the record, whose last field is a `done` list of `id/src/tag/bytes` for the
+// requests that completed, looked up by their saved handles:
 //   - Wait, Test (flag set), Waitany/Testany: the one request PMPI names (index != MPI_UNDEFINED);
 //   - Waitsome/Testsome: indices[0..outcount), in that order, status k for indices[k];
 //   - Waitall/Testall (flag set): every request that was active and is now MPI_REQUEST_NULL, in
@@ -17,111 +18,112 @@
 
 #include "capture_state.hpp"
 #include "record.hpp"
+#include "traced.hpp"
+
+namespace {
 
 using simfab::capture::CallScope;
-using simfab::capture::now_ns;
 using simfab::capture::Record;
+using simfab::capture::status_arg;
+using simfab::capture::traced_even_on_error;
+
+// The handles requests[0..n) as they were before the call, when it is recorded (else null).
+const MPI_Request* saved_requests(CallScope& scope, const MPI_Request* requests, int n) {
+  return scope ? scope.state().save_requests(requests, n) : nullptr;
+}
+
+// The n statuses PMPI_X gets: the caller's, or scratch ones when the call is recorded and the
+// caller passed MPI_STATUSES_IGNORE.
+MPI_Status* statuses_arg(CallScope& scope, MPI_Status* statuses, int n) {
+  return scope && statuses == MPI_STATUSES_IGNORE ? scope.state().scratch_statuses(n) : statuses;
+}
+
+// Waitall and Testall's `done` entries: every request that was active and is now MPI_REQUEST_NULL.
+void take_all_completed(Record& r, int count, const MPI_Request* before, const MPI_Request* requests,
+                        const MPI_Status* statuses) {
+  for (int i = 0; i < count; ++i) {
+    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) r.done_take(before[i], statuses[i]);
+  }
+}
+
+}  // namespace
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Wait(request, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const MPI_Request before = *request;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Wait(request, st);
-  const auto t1 = now_ns();
-  Record r(scope.state(), "MPI_Wait", t0);
-  r.done_begin();
-  if (*request == MPI_REQUEST_NULL) r.done_take(before, *st);
-  r.done_end().end(t1);
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  const MPI_Request before = scope ? *request : MPI_REQUEST_NULL;
+  return traced_even_on_error(scope, "MPI_Wait", [&] { return PMPI_Wait(request, st); }, [&](Record& r) {
+    r.done_begin();
+    if (*request == MPI_REQUEST_NULL) r.done_take(before, *st);
+    r.done_end();
+  });
 }
 
 extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Test(request, flag, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const MPI_Request before = *request;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Test(request, flag, st);
-  const auto t1 = now_ns();
-  Record r(scope.state(), "MPI_Test", t0);
-  r.num(*flag ? 1 : 0).done_begin();
-  if (*flag && *request == MPI_REQUEST_NULL) r.done_take(before, *st);
-  r.done_end().end(t1);
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  const MPI_Request before = scope ? *request : MPI_REQUEST_NULL;
+  return traced_even_on_error(scope, "MPI_Test", [&] { return PMPI_Test(request, flag, st); }, [&](Record& r) {
+    r.num(*flag ? 1 : 0).done_begin();
+    if (*flag && *request == MPI_REQUEST_NULL) r.done_take(before, *st);
+    r.done_end();
+  });
 }
 
 extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuses[]) {
   CallScope scope;
-  if (!scope) return PMPI_Waitall(count, requests, statuses);
-  auto& state = scope.state();
-  const MPI_Request* before = state.save_requests(requests, count);
-  MPI_Status* sts = statuses == MPI_STATUSES_IGNORE ? state.scratch_statuses(count) : statuses;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Waitall(count, requests, sts);
-  const auto t1 = now_ns();
-  Record r(state, "MPI_Waitall", t0);
-  r.num(count).done_begin();
-  for (int i = 0; i < count; ++i) {
-    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) r.done_take(before[i], sts[i]);
-  }
-  r.done_end().end(t1);
-  return rc;
+  const MPI_Request* before = saved_requests(scope, requests, count);
+  MPI_Status* sts = statuses_arg(scope, statuses, count);
+  return traced_even_on_error(
+      scope, "MPI_Waitall", [&] { return PMPI_Waitall(count, requests, sts); },
+      [&](Record& r) {
+        r.num(count).done_begin();
+        take_all_completed(r, count, before, requests, sts);
+        r.done_end();
+      });
 }
 
 extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Status statuses[]) {
   CallScope scope;
-  if (!scope) return PMPI_Testall(count, requests, flag, statuses);
-  auto& state = scope.state();
-  const MPI_Request* before = state.save_requests(requests, count);
-  MPI_Status* sts = statuses == MPI_STATUSES_IGNORE ? state.scratch_statuses(count) : statuses;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Testall(count, requests, flag, sts);
-  const auto t1 = now_ns();
-  Record r(state, "MPI_Testall", t0);
-  r.num(count).num(*flag ? 1 : 0).done_begin();
-  for (int i = 0; *flag && i < count; ++i) {
-    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) r.done_take(before[i], sts[i]);
-  }
-  r.done_end().end(t1);
-  return rc;
+  const MPI_Request* before = saved_requests(scope, requests, count);
+  MPI_Status* sts = statuses_arg(scope, statuses, count);
+  return traced_even_on_error(
+      scope, "MPI_Testall", [&] { return PMPI_Testall(count, requests, flag, sts); },
+      [&](Record& r) {
+        r.num(count).num(*flag ? 1 : 0).done_begin();
+        if (*flag) take_all_completed(r, count, before, requests, sts);
+        r.done_end();
+      });
 }
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Waitany(count, requests, index, status);
-  auto& state = scope.state();
-  const MPI_Request* before = state.save_requests(requests, count);
+  const MPI_Request* before = saved_requests(scope, requests, count);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Waitany(count, requests, index, st);
-  const auto t1 = now_ns();
-  Record r(state, "MPI_Waitany", t0);
-  r.num(count).done_begin();
-  if (*index != MPI_UNDEFINED && *index >= 0 && *index < count) r.done_take(before[*index], *st);
-  r.done_end().end(t1);
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced_even_on_error(
+      scope, "MPI_Waitany", [&] { return PMPI_Waitany(count, requests, index, st); },
+      [&](Record& r) {
+        r.num(count).done_begin();
+        if (*index != MPI_UNDEFINED && *index >= 0 && *index < count) r.done_take(before[*index], *st);
+        r.done_end();
+      });
 }
 
 extern "C" int MPI_Testany(int count, MPI_Request requests[], int* index, int* flag, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Testany(count, requests, index, flag, status);
-  auto& state = scope.state();
-  const MPI_Request* before = state.save_requests(requests, count);
+  const MPI_Request* before = saved_requests(scope, requests, count);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Testany(count, requests, index, flag, st);
-  const auto t1 = now_ns();
-  Record r(state, "MPI_Testany", t0);
-  r.num(count).num(*flag ? 1 : 0).done_begin();
-  if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count) r.done_take(before[*index], *st);
-  r.done_end().end(t1);
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced_even_on_error(
+      scope, "MPI_Testany", [&] { return PMPI_Testany(count, requests, index, flag, st); },
+      [&](Record& r) {
+        r.num(count).num(*flag ? 1 : 0).done_begin();
+        if (*flag && *index != MPI_UNDEFINED && *index >= 0 && *index < count) r.done_take(before[*index], *st);
+        r.done_end();
+      });
 }
 
 namespace {
@@ -132,25 +134,22 @@ using SomeFn = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
 int some(const char* name, SomeFn pmpi, bool with_flag, int incount, MPI_Request requests[], int* outcount,
          int indices[], MPI_Status statuses[]) {
   CallScope scope;
-  if (!scope) return pmpi(incount, requests, outcount, indices, statuses);
-  auto& state = scope.state();
-  const MPI_Request* before = state.save_requests(requests, incount);
-  MPI_Status* sts = statuses == MPI_STATUSES_IGNORE ? state.scratch_statuses(incount) : statuses;
-  const auto t0 = now_ns();
-  const int rc = pmpi(incount, requests, outcount, indices, sts);
-  const auto t1 = now_ns();
-  const int done = *outcount == MPI_UNDEFINED ? 0 : *outcount;
-  Record r(state, name, t0);
-  r.num(incount);
-  // Testsome's `flag` field: whether it completed any request.
-  if (with_flag) r.num(done > 0 ? 1 : 0);
-  r.done_begin();
-  for (int k = 0; k < done; ++k) {
-    const int i = indices[k];
-    if (i >= 0 && i < incount) r.done_take(before[i], sts[k]);
-  }
-  r.done_end().end(t1);
-  return rc;
+  const MPI_Request* before = saved_requests(scope, requests, incount);
+  MPI_Status* sts = statuses_arg(scope, statuses, incount);
+  return traced_even_on_error(
+      scope, name, [&] { return pmpi(incount, requests, outcount, indices, sts); },
+      [&](Record& r) {
+        const int done = *outcount == MPI_UNDEFINED ? 0 : *outcount;
+        r.num(incount);
+        // Testsome's `flag` field: whether it completed any request.
+        if (with_flag) r.num(done > 0 ? 1 : 0);
+        r.done_begin();
+        for (int k = 0; k < done; ++k) {
+          const int i = indices[k];
+          if (i >= 0 && i < incount) r.done_take(before[i], sts[k]);
+        }
+        r.done_end();
+      });
 }
 
 }  // namespace

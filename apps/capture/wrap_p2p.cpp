@@ -1,8 +1,8 @@
 // Point-to-point wrappers: the four send modes, blocking and nonblocking, MPI_Recv, MPI_Irecv,
 // MPI_Sendrecv(_replace), MPI_Probe and MPI_Iprobe.
 //
-// Each wrapper timestamps PMPI_X, then writes its record (record.hpp) in the field order of the
-// table in docs/capture-format.md. Nonblocking calls number the request PMPI returned
+// Each wrapper hands traced() (traced.hpp) its PMPI_X call and its fields, in the field order of
+// the table in docs/capture-format.md. Nonblocking calls number the request PMPI returned
 // (CaptureState::new_request); its completion is recorded by wrap_completion.cpp. When the caller
 // passes MPI_STATUS_IGNORE, PMPI gets a local status so the record still has src/tag/bytes; the
 // caller's argument is left as it was.
@@ -14,41 +14,30 @@
 
 #include "capture_state.hpp"
 #include "record.hpp"
+#include "traced.hpp"
 
 namespace {
 
 using simfab::capture::CallScope;
-using simfab::capture::now_ns;
 using simfab::capture::Record;
+using simfab::capture::status_arg;
+using simfab::capture::traced;
 
 using SendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
 using IsendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
 
 int blocking_send(const char* name, SendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm) {
-  CallScope scope;
-  if (!scope) return pmpi(buf, count, type, dest, tag, comm);
-  const auto t0 = now_ns();
-  const int rc = pmpi(buf, count, type, dest, tag, comm);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), name, t0).buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm).end(t1);
-  }
-  return rc;
+  return traced(name, [&] { return pmpi(buf, count, type, dest, tag, comm); },
+                [&](Record& r) { r.buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm); });
 }
 
 int nonblocking_send(const char* name, IsendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm, MPI_Request* request) {
-  CallScope scope;
-  if (!scope) return pmpi(buf, count, type, dest, tag, comm, request);
-  const auto t0 = now_ns();
-  const int rc = pmpi(buf, count, type, dest, tag, comm, request);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const auto id = scope.state().new_request(*request, true);
-    Record(scope.state(), name, t0).buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm).req(id).end(t1);
-  }
-  return rc;
+  return traced(name, [&] { return pmpi(buf, count, type, dest, tag, comm, request); }, [&](Record& r) {
+    const auto id = r.state().new_request(*request, true);
+    r.buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm).req(id);
+  });
 }
 
 }  // namespace
@@ -86,98 +75,67 @@ extern "C" int MPI_Irsend(const void* buf, int count, MPI_Datatype type, int des
 extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                         MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Recv(buf, count, type, source, tag, comm, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Recv(buf, count, type, source, tag, comm, st);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), "MPI_Recv", t0)
-        .buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).status(*st).end(t1);
-  }
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced(scope, "MPI_Recv", [&] { return PMPI_Recv(buf, count, type, source, tag, comm, st); },
+                [&](Record& r) { r.buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).status(*st); });
 }
 
 extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm,
                          MPI_Request* request) {
-  CallScope scope;
-  if (!scope) return PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  const auto t0 = now_ns();
-  const int rc = PMPI_Irecv(buf, count, type, source, tag, comm, request);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    const auto id = scope.state().new_request(*request, false);
-    Record(scope.state(), "MPI_Irecv", t0)
-        .buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).req(id).end(t1);
-  }
-  return rc;
+  return traced("MPI_Irecv", [&] { return PMPI_Irecv(buf, count, type, source, tag, comm, request); },
+                [&](Record& r) {
+                  const auto id = r.state().new_request(*request, false);
+                  r.buf(buf).num(count).dt(type).rank(source).tag(tag).comm(comm).req(id);
+                });
 }
 
 extern "C" int MPI_Sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int stag, void* rbuf,
                             int rcount, MPI_Datatype rtype, int source, int rtag, MPI_Comm comm, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), "MPI_Sendrecv", t0)
-        .buf(sbuf).num(scount).dt(stype).rank(dest).tag(stag)
-        .buf(rbuf).num(rcount).dt(rtype).rank(source).tag(rtag)
-        .comm(comm).status(*st).end(t1);
-  }
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced(
+      scope, "MPI_Sendrecv",
+      [&] { return PMPI_Sendrecv(sbuf, scount, stype, dest, stag, rbuf, rcount, rtype, source, rtag, comm, st); },
+      [&](Record& r) {
+        r.buf(sbuf).num(scount).dt(stype).rank(dest).tag(stag)
+            .buf(rbuf).num(rcount).dt(rtype).rank(source).tag(rtag)
+            .comm(comm).status(*st);
+      });
 }
 
 extern "C" int MPI_Sendrecv_replace(void* buf, int count, MPI_Datatype type, int dest, int stag, int source,
                                     int rtag, MPI_Comm comm, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record(scope.state(), "MPI_Sendrecv_replace", t0)
-        .buf(buf).num(count).dt(type).rank(dest).tag(stag).rank(source).tag(rtag)
-        .comm(comm).status(*st).end(t1);
-  }
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced(
+      scope, "MPI_Sendrecv_replace",
+      [&] { return PMPI_Sendrecv_replace(buf, count, type, dest, stag, source, rtag, comm, st); },
+      [&](Record& r) {
+        r.buf(buf).num(count).dt(type).rank(dest).tag(stag).rank(source).tag(rtag).comm(comm).status(*st);
+      });
 }
 
 extern "C" int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Probe(source, tag, comm, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Probe(source, tag, comm, st);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) Record(scope.state(), "MPI_Probe", t0).rank(source).tag(tag).comm(comm).status(*st).end(t1);
-  return rc;
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced(scope, "MPI_Probe", [&] { return PMPI_Probe(source, tag, comm, st); },
+                [&](Record& r) { r.rank(source).tag(tag).comm(comm).status(*st); });
 }
 
 extern "C" int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {
   CallScope scope;
-  if (!scope) return PMPI_Iprobe(source, tag, comm, flag, status);
   MPI_Status local;
-  MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const auto t0 = now_ns();
-  const int rc = PMPI_Iprobe(source, tag, comm, flag, st);
-  const auto t1 = now_ns();
-  if (rc == MPI_SUCCESS) {
-    Record r(scope.state(), "MPI_Iprobe", t0);
+  MPI_Status* st = status_arg(scope, status, local);
+  return traced(scope, "MPI_Iprobe", [&] { return PMPI_Iprobe(source, tag, comm, flag, st); }, [&](Record& r) {
     r.rank(source).tag(tag).comm(comm).num(*flag ? 1 : 0);
     if (*flag) {
       r.status(*st);
     } else {
       r.absent();
     }
-    r.end(t1);
-  }
-  return rc;
+  });
 }

@@ -16,6 +16,8 @@ packages=(
   libsimgrid-dev        # SimGrid 3.32's smpirun/smpicc: the simgrid_validation_quick test
   openmpi-bin           # real MPI runs: capture (libsimfab-capture.so), calibration, validation/real
   libopenmpi-dev        # mpicc and mpi.h for the capture library and the calibration program
+  pajeng                # pj_dump checks the Paje traces simfab writes (--paje)
+  chromium              # headless browser test of the HTML report (playwright-core drives it)
 )
 if [ "${1:-}" = "--fuzz" ]; then
   packages+=(clang libclang-rt-14-dev)  # libFuzzer and its sanitizer runtimes
@@ -25,12 +27,19 @@ missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
-if [ ${#missing[@]} -eq 0 ]; then
-  exit 0
+if [ ${#missing[@]} -ne 0 ]; then
+  echo "install-deps: installing ${missing[*]}"
+  sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  export DEBIAN_FRONTEND=noninteractive
+  $sudo apt-get update -qq
+  $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
-echo "install-deps: installing ${missing[*]}"
-sudo=""
-[ "$(id -u)" -eq 0 ] || sudo="sudo"
-export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq
-$sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+
+# The HTML report's chart library (bundled into simfab at build time) and playwright-core for its
+# browser test, from the npm registry with the machine's Node.js, pinned by web/package-lock.json.
+here="$(cd "$(dirname "$0")/.." && pwd)"
+if [ -f "$here/web/package-lock.json" ] && [ ! -f "$here/web/node_modules/.package-lock.json" ]; then
+  command -v npm >/dev/null || { echo "install-deps: npm is needed for web/ (the HTML report)" >&2; exit 1; }
+  (cd "$here/web" && npm ci --no-audit --no-fund --loglevel=error)
+fi

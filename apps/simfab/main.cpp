@@ -24,6 +24,8 @@
 #include "cli_options.hpp"
 #include "convert_cmd.hpp"
 #include "platform_cmd.hpp"
+#include "report_cmd.hpp"
+#include "run_outputs.hpp"
 #include "sweep_cmd.hpp"
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
@@ -52,8 +54,15 @@ constexpr const char* kUsage =
     "      --quiet           print nothing on success\n"
     "      --sweep SPEC      run once per setting and print a time/energy table: KEY=A..B,\n"
     "                        KEY=v1,v2 or a file of key=value lines (pstate = energy/pstate)\n"
+    "      --trace-out FILE  a timeline in Chrome/Perfetto trace-event JSON (open it in\n"
+    "                        ui.perfetto.dev, or turn it into HTML with simfab report)\n"
+    "      --paje FILE       a timeline in Paje (ViTE, pajeng)\n"
+    "      --trace-ranks A-B --trace-window T0:T1   what the timelines keep (e.g. 0-15, 1ms:2ms)\n"
+    "      --stats DIR       CSV statistics: per-rank time breakdown, communication matrix,\n"
+    "                        message sizes, collectives, links, energy\n"
+    "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal)\n"
     "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
-    "              [--reproducible] [--quiet] PROGRAM [ARGS...]\n"
+    "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR] PROGRAM [ARGS...]\n"
     "      Run an MPI program built with simfab-cc (or simfab-cxx) inside the simulation: N ranks,\n"
     "      each with its own copy of the program's globals, its MPI calls simulated, its MPI_Wtime\n"
     "      the simulated time. Without --platform, a default cluster of N hosts. The program's\n"
@@ -134,7 +143,9 @@ int report_deadlock(const RunResult& r) {
   return 3;
 }
 
-int finish_run(const RunResult& r, const Config& cfg, const std::string& json_path, bool reproducible, bool quiet) {
+int finish_run(const RunResult& r, const Config& cfg, const std::string& json_path, bool reproducible, bool quiet,
+               RunOutputs& outputs) {
+  outputs.finish(r);
   if (!json_path.empty())
     write_file_atomically(json_path, "the JSON output file",
                           [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
@@ -158,10 +169,13 @@ int cmd_exec(const std::vector<std::string>& args) {
     const bool flag = a == "--reproducible" || a == "--quiet" || a.find('=') != std::string::npos;
     if (!flag && i + 1 < args.size()) options.push_back(args[++i]);
   }
-  static constexpr CliOption kOptions[] = {{"-np"},  {"-n"},           {"--platform"},          {"--hostfile"},
-                                           {"--cfg"}, {"--json"},      {"--reproducible", false}, {"--quiet", false}};
+  static constexpr CliOption kOptions[] = {
+      {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
+      {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
+      {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"}};
+  OutputOptions out_opts;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
-    if (apply_input_option(name, value, in, cfg)) return;
+    if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
     if (name == "-np" || name == "-n") {
       char* end = nullptr;
       const long n = std::strtol(value.c_str(), &end, 10);
@@ -181,9 +195,11 @@ int cmd_exec(const std::vector<std::string>& args) {
   if (i == args.size()) throw usage_error("give the program to run: simfab exec -np N [options] PROGRAM [ARGS...]");
   if (in.num_ranks == 0) throw usage_error("give the number of ranks: -np N");
   in.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  RunOutputs outputs(std::move(out_opts));
+  outputs.prepare(in.hooks, cfg, reproducible);
   RunResult r = run_simulation(in, cfg);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
-  return finish_run(r, cfg, json_path, reproducible, quiet);
+  return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
 }
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -193,11 +209,13 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string json_path;
   std::string sweep;
   bool reproducible = false, quiet = false;
-  static constexpr CliOption kOptions[] = {{"--platform"}, {"--goal"},         {"--trace"},        {"--hostfile"},
-                                           {"--cfg"},      {"--json"},         {"--reproducible", false},
-                                           {"--quiet", false}, {"--sweep"}};
+  static constexpr CliOption kOptions[] = {
+      {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
+      {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
+      {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"}};
+  OutputOptions out_opts;
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
-    if (apply_input_option(name, value, in, cfg)) return;
+    if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
     if (name == "--json") json_path = value;
     else if (name == "--reproducible") reproducible = true;
     else if (name == "--sweep") sweep = value;
@@ -205,11 +223,17 @@ int cmd_run(const std::vector<std::string>& args) {
   });
   if (in.goal_path.empty() == in.trace_path.empty())
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
-  if (!sweep.empty()) return run_sweep(sweep, in, cfg, json_path, quiet);
+  if (!sweep.empty()) {
+    if (!out_opts.trace_out.empty() || !out_opts.paje.empty() || !out_opts.stats_dir.empty())
+      throw usage_error("--sweep runs many simulations; --trace-out, --paje and --stats belong to a single run");
+    return run_sweep(sweep, in, cfg, json_path, quiet);
+  }
 
+  RunOutputs outputs(std::move(out_opts));
+  outputs.prepare(in.hooks, cfg, reproducible);
   RunResult r = run_simulation(in, cfg);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
-  return finish_run(r, cfg, json_path, reproducible, quiet);
+  return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
 }
 
 int cmd_goal(const std::vector<std::string>& args) {
@@ -252,6 +276,7 @@ int main_impl(int argc, char** argv) {
   if (cmd == "config") return cmd_config(args);
   if (cmd == "coll") return cmd_coll(args);
   if (cmd == "calibrate") return cmd_calibrate(args);
+  if (cmd == "report") return cmd_report(args);
   if (cmd == "version" || cmd == "--version") {
     std::cout << "simfab " << SIMFAB_VERSION << "\n";
     return 0;
@@ -260,7 +285,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, convert, platform, config, coll, calibrate, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, convert, calibrate, report, platform, config, coll, version or help");
 }
 
 }  // namespace

@@ -3,13 +3,37 @@
 // half-written PATH and no temporary file behind; an existing PATH is replaced only on success.
 // The rename is atomic on POSIX file systems when the temporary file and PATH share a directory,
 // which they do.
+//
+// Two forms: write_file_atomically for content produced at once, and AtomicFile for content
+// streamed over a long run (a timeline): it opens the temporary file at construction, so an
+// unwritable path is reported before the run starts, and removes it unless commit() is called.
 #pragma once
 
+#include <fstream>
 #include <functional>
 #include <ostream>
 #include <string>
 
 namespace simfab {
+
+class AtomicFile {
+ public:
+  // Opens PATH.tmp.<pid>; InputError at `path` ("cannot write <what>") when it cannot.
+  AtomicFile(std::string path, std::string what);
+  AtomicFile(const AtomicFile&) = delete;
+  AtomicFile& operator=(const AtomicFile&) = delete;
+  ~AtomicFile();  // removes the temporary file unless committed
+
+  std::ostream& stream() { return out_; }
+  // Flushes, checks every write succeeded, renames to PATH; InputError otherwise.
+  void commit();
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_, what_, tmp_;
+  std::ofstream out_;
+  bool committed_ = false;
+};
 
 // Calls write(stream) and then renames. `what` names the file in errors ("the JSON output file").
 // An exception from `write` removes the temporary file and propagates; failing to open, write or

@@ -71,12 +71,14 @@ void Executor::run_calc(SimTime t, OpId id) {
     // Its end depends on what else the host runs and on its pstate: computation_done tells.
     c = SimTime::never();
     op.flags |= op_flag::kStarted;
+    if (sink_) calc_begin_[calc_slot(r, ci)] = t;
     cpus_->start(h, id, op.amount);
     if (head) wake_next(q, c, pk);
     return;
   }
   c = later(t, SimTime::ps(static_cast<int64_t>(op.amount)), r);
   if (computes) cpus_->fixed(h, t, c);
+  if (sink_ && op.amount > 0 && !(op.flags & op_flag::kDelay)) sink_->cpu_busy(r, ci, CpuUse::kCompute, t, c);
   op.flags |= op_flag::kStarted | op_flag::kDone;
   SimTime end = c;
   program_.on_started(id, end);
@@ -91,6 +93,7 @@ void Executor::computation_done(uint32_t token, SimTime t) {
   const uint8_t ci = op.cpu;
   cpu(r, ci) = t;
   op.flags |= op_flag::kDone;
+  if (sink_) sink_->cpu_busy(r, ci, CpuUse::kCompute, calc_begin_[calc_slot(r, ci)], t);
   // In the order a fixed host gives: the front-end's successors (released when a timed calc
   // starts), then the ops queued behind it, then the messages that arrived meanwhile.
   SimTime end = t;
@@ -158,6 +161,20 @@ void Executor::wake_next(const Queue& q, SimTime avail, uint8_t& parked) {
   if (q.head != kNoOp) schedule_or_park(max(avail, engine_.now()), EventKind::kOpReady, q.head, parked);
 }
 
+void Executor::set_activity(ActivitySink* sink) {
+  sink_ = sink;
+  calc_begin_.assign(sink ? nexto_.size() : 0, SimTime::zero());
+}
+
+void Executor::note_sent(uint32_t msg_id, SimTime t) {
+  if (msg_sent_.size() <= msg_id) msg_sent_.resize(std::max<size_t>(msg_id + 1, msg_sent_.size() * 2));
+  msg_sent_[msg_id] = t;
+}
+
+void Executor::report_message(const Msg& m, uint32_t msg_id, SimTime arrived) {
+  sink_->message(MessageRecord{m.src, m.dst, m.size, m.tag, m.context, msg_sent_[msg_id], arrived});
+}
+
 void Executor::start_send(SimTime t, OpId id) {
   Op& op = ops_[id];
   SimTime& c = cpu(op.rank, op.cpu);
@@ -167,6 +184,7 @@ void Executor::start_send(SimTime t, OpId id) {
   c = later(t, op.flags & op_flag::kImmediate ? net_.isend_overhead(hs, hd, op.amount)
                                              : net_.send_overhead(hs, hd, op.amount), op.rank);
   n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
+  if (sink_) sink_->cpu_busy(op.rank, op.cpu, CpuUse::kSendOverhead, t, c);
   Protocol protocol = net_.protocol(op.amount);
   if (op.flags & op_flag::kSynchronousMode) {
     if (protocol == Protocol::kEager) protocol = Protocol::kRendezvous;
@@ -184,6 +202,7 @@ void Executor::start_send(SimTime t, OpId id) {
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
+  if (sink_ && !envelope) note_sent(m, t);
   const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m};
   if (envelope) net_.control(nm);
   else net_.transfer(nm);
@@ -215,6 +234,7 @@ void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
   Msg& msg = msgs_[msg_id];
   msg.phase = MsgPhase::kMatched;
   msg.recv_op = recv;
+  if (sink_) note_sent(msg_id, t);
   net_.transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
                            msg.size, stream(msg.src, msg.dst), msg_id});
 }
@@ -273,6 +293,7 @@ void Executor::on_delivery(SimTime t, uint32_t msg_id) {
   const RankId r = msgs_[msg_id].dst;
   Queue& w = waiting_[static_cast<size_t>(r)];
   if (!msgs_[msg_id].waiting) {
+    if (sink_ && msgs_[msg_id].phase != MsgPhase::kEnvelope) report_message(msgs_[msg_id], msg_id, t);
     if (msgs_[msg_id].phase == MsgPhase::kMatched) {  // a synchronous send is done when its data is
       complete_rendezvous_sender(msgs_[msg_id], t);
       msgs_[msg_id].send_op = kNoOp;
@@ -316,6 +337,7 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
   if (msg.phase != MsgPhase::kEnvelope) {
     c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
     n = later(t, net_.recv_gap(hs, hd, msg.size), r);
+    if (sink_) sink_->cpu_busy(r, msg.cpu, CpuUse::kRecvOverhead, t, c);
   }
   if (msg.phase == MsgPhase::kMatched) {
     msgs_.release(msg_id);
@@ -481,10 +503,10 @@ std::string Executor::describe_uq(RankId r) const {
   return out;
 }
 
-ExecutionResult Executor::run() {
+ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
-  res.events = engine_.run();
+  res.events = monitor ? engine_.run(*monitor) : engine_.run();
   const size_t n = rank_host_.size();
   res.finish.resize(n);
   for (size_t r = 0; r < n; ++r) {

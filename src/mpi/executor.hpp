@@ -57,6 +57,7 @@
 
 #include "core/engine.hpp"
 #include "cpu/host_cpus.hpp"
+#include "mpi/activity.hpp"
 #include "mpi/op.hpp"
 #include "mpi/program.hpp"
 #include "net/network.hpp"
@@ -93,7 +94,8 @@ class Executor : private cpu::CpuClient {
   // The front-end's op `id` has its dependencies met from time t on.
   void ready(OpId id, SimTime t);
 
-  ExecutionResult run();
+  // Runs to the end; `monitor` (may be null) watches the event loop (Engine::Monitor).
+  ExecutionResult run(Engine::Monitor* monitor = nullptr);
 
   // MPI_Iprobe at the current simulated time: the oldest message or envelope in rank r's
   // unexpected queue matching (source, tag, context), wildcards allowed. Front-ends call it at a
@@ -117,6 +119,10 @@ class Executor : private cpu::CpuClient {
   // other hosts keep the timer semantics and are reported to cpus' observers. Call before run().
   void set_cpus(cpu::HostCpus* cpus);
   cpu::HostCpus* cpus() const { return cpus_; }
+  // Tells `sink` what each rank's CPU does and every message (mpi/activity.hpp); null: nothing is
+  // reported and nothing is kept for it. Call before run().
+  void set_activity(ActivitySink* sink);
+  ActivitySink* activity() const { return sink_; }
 
  private:
   enum class MsgPhase : uint8_t {
@@ -231,6 +237,13 @@ class Executor : private cpu::CpuClient {
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;
   uint64_t bytes_ = 0;
+  // Only with a sink: when each message's data started moving (by message slot), and when each
+  // (rank, cpu)'s dynamic computation started.
+  ActivitySink* sink_ = nullptr;
+  std::vector<SimTime> msg_sent_;
+  std::vector<SimTime> calc_begin_;
+  void note_sent(uint32_t msg_id, SimTime t);
+  void report_message(const Msg& m, uint32_t msg_id, SimTime arrived);
   OpHandler op_handler_;
   DeliveryHandler delivery_handler_;
 };

@@ -36,6 +36,9 @@ class Program {
   // For MPI errors found by the executor (truncation): where op `id` was issued, e.g.
   // "trace.txt:12: rank 3 'recv 0 5 8'"; empty when the front-end cannot say.
   virtual std::string locate_op(OpId /*id*/) const { return {}; }
+  // The fraction of the application done so far, in [0, 1], for progress output; negative when the
+  // front-end cannot tell. May cost O(ranks).
+  virtual double progress() const { return -1; }
   // Ranks moved to another host by load balancing (seed 001 §2.17), for the report.
   virtual uint64_t migrations() const { return 0; }
   // Receive `recv` has just matched a message whose send op carried Op::user = `send_user` when

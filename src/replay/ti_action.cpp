@@ -678,7 +678,7 @@ std::string_view ti_nonblocking_name(TiKind kind) {
   return i < names.size() ? std::string_view(names[i]) : std::string_view("?");
 }
 
-bool ti_is_collective(TiKind kind) { return kind >= TiKind::kBarrier && kind < TiKind::kCount; }
+bool ti_is_collective(TiKind kind) { return kind >= TiKind::kBarrier && kind <= TiKind::kExscan; }
 
 std::string ti_action_list() {
   std::string out;

@@ -54,40 +54,42 @@ coll::CollOp configurable(const TiAction& a, RankId r, int p, std::span<const By
 
 }  // namespace
 
-void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
-                         bool* smp_ready) {
+const char* build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
+                                std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
+                                bool* smp_ready) {
   const int p = num_ranks;
   coll::CollCall call;
   const coll::CollOp op = configurable(a, r, p, counts, call);
   call.smp_ready = smp_ready;
-  if (op != coll::CollOp::kCount && choice.build(op, f, call)) {
+  if (const coll::CollAlgorithm* chosen = op != coll::CollOp::kCount ? choice.build(op, f, call) : nullptr) {
     f.close(closing);
-    return;
+    return chosen->name;
   }
   const auto per_rank = [&](size_t first) {
     SIMFAB_CHECK(counts.size() >= first + static_cast<size_t>(p), "build_ti_collective: counts too short");
     return counts.subspan(first, static_cast<size_t>(p));
   };
+  const char* algorithm = "";  // Schedgen's patterns (ti_trace.hpp's table)
   switch (a.kind) {
-    case TiKind::kBarrier: coll::dissemination(f, r, p, 1); break;
-    case TiKind::kBcast: coll::binomial_bcast(f, r, p, a.peer, a.bytes); break;
-    case TiKind::kReduce: coll::binomial_reduce(f, r, p, a.peer, a.bytes); break;
-    case TiKind::kAllreduce: coll::dissemination(f, r, p, a.bytes); break;
-    case TiKind::kAlltoall: coll::linear_alltoall(f, r, p, a.bytes, a.bytes2); break;
-    case TiKind::kAlltoallv: coll::linear_alltoallv(f, r, p, per_rank(0), per_rank(static_cast<size_t>(p))); break;
-    case TiKind::kGather: coll::linear_gather(f, r, p, a.peer, a.bytes, a.bytes2); break;
-    case TiKind::kGatherv: coll::linear_gatherv(f, r, p, a.peer, a.bytes, per_rank(0)); break;
-    case TiKind::kAllgather: coll::dissemination(f, r, p, a.bytes); break;
-    case TiKind::kAllgatherv: coll::linear_allgatherv(f, r, p, a.bytes, per_rank(0)); break;
-    case TiKind::kScatter: coll::linear_scatter(f, r, p, a.peer, a.bytes, a.bytes2); break;
-    case TiKind::kScatterv: coll::linear_scatterv(f, r, p, a.peer, per_rank(0), a.bytes2); break;
-    case TiKind::kReducescatter: coll::reduce_scatter_reduce_then_scatterv(f, r, p, per_rank(0), a.bytes); break;
-    case TiKind::kScan: coll::scan_recursive_doubling(f, r, p, a.bytes, {}); break;
-    case TiKind::kExscan: coll::exscan_recursive_doubling(f, r, p, a.bytes, {}); break;
+    case TiKind::kBarrier: coll::dissemination(f, r, p, 1); algorithm = "dissemination"; break;
+    case TiKind::kBcast: coll::binomial_bcast(f, r, p, a.peer, a.bytes); algorithm = "binomial"; break;
+    case TiKind::kReduce: coll::binomial_reduce(f, r, p, a.peer, a.bytes); algorithm = "binomial"; break;
+    case TiKind::kAllreduce: coll::dissemination(f, r, p, a.bytes); algorithm = "dissemination"; break;
+    case TiKind::kAlltoall: coll::linear_alltoall(f, r, p, a.bytes, a.bytes2); algorithm = "linear"; break;
+    case TiKind::kAlltoallv: coll::linear_alltoallv(f, r, p, per_rank(0), per_rank(static_cast<size_t>(p))); algorithm = "linear"; break;
+    case TiKind::kGather: coll::linear_gather(f, r, p, a.peer, a.bytes, a.bytes2); algorithm = "linear"; break;
+    case TiKind::kGatherv: coll::linear_gatherv(f, r, p, a.peer, a.bytes, per_rank(0)); algorithm = "linear"; break;
+    case TiKind::kAllgather: coll::dissemination(f, r, p, a.bytes); algorithm = "dissemination"; break;
+    case TiKind::kAllgatherv: coll::linear_allgatherv(f, r, p, a.bytes, per_rank(0)); algorithm = "linear"; break;
+    case TiKind::kScatter: coll::linear_scatter(f, r, p, a.peer, a.bytes, a.bytes2); algorithm = "linear"; break;
+    case TiKind::kScatterv: coll::linear_scatterv(f, r, p, a.peer, per_rank(0), a.bytes2); algorithm = "linear"; break;
+    case TiKind::kReducescatter: coll::reduce_scatter_reduce_then_scatterv(f, r, p, per_rank(0), a.bytes); algorithm = "reduce_then_scatterv"; break;
+    case TiKind::kScan: coll::scan_recursive_doubling(f, r, p, a.bytes, {}); algorithm = "recursive_doubling"; break;
+    case TiKind::kExscan: coll::exscan_recursive_doubling(f, r, p, a.bytes, {}); algorithm = "recursive_doubling"; break;
     default: SIMFAB_CHECK(false, "build_ti_collective: not a collective action");
   }
   f.close(closing);
+  return algorithm;
 }
 
 CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const Bytes> counts) {

@@ -74,6 +74,7 @@ void TiProgram::advance(RankId r, SimTime t) {
     const std::string_view file = trace_.file_name(line.file);
     const mpi::Comm& comm = member_comm(r, ti_line_comm(file, line), line);
     const TiAction a = parse_ti_action(file, line, p, s.flags & kDefaultDouble, counts_, comm.size());
+    if (ex_->activity() && !ti_is_collective(a.kind)) report_call(r, t, a, comm, nullptr);
     switch (a.kind) {
       case TiKind::kInit:
         if (a.has_arg) s.flags |= kDefaultDouble;
@@ -180,7 +181,8 @@ void TiProgram::advance(RankId r, SimTime t) {
         const RankId local = comm.group().local_rank(r);
         frag_.clear();
         bool* smp = choice_.uses_smp_setup() ? &smp_ready_[smp_key(comm.id(), r)] : nullptr;
-        build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_, smp);
+        const char* algorithm = build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_, smp);
+        if (ex_->activity()) report_call(r, t, a, comm, algorithm);
         if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) return;
         continue;
       }

@@ -58,14 +58,15 @@
 
 namespace simfab {
 
-// Appends rank r's share of the collective `a` to `f` and closes it with a calc of
-// `closing` (the reduction's compute time, or 0). `counts` = the per-rank byte counts
+// Appends rank r's share of the collective `a` to `f`, closes it with a calc of
+// `closing` (the reduction's compute time, or 0) and returns the algorithm's name (static
+// storage; Schedgen's pattern, e.g. "dissemination", unless chosen). `counts` = the per-rank byte counts
 // parse_ti_action filled for the v-collectives. Algorithms: see the table in ti_trace.hpp, unless
 // `choice` names another for that collective (mpi/coll/registry.hpp). `smp_ready`: rank r's flag
 // for this communicator (CollCall::smp_ready: SimGrid's SMP set-up has run), or nullptr.
-void build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
-                         std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
-                         bool* smp_ready = nullptr);
+const char* build_ti_collective(coll::Fragment& f, const TiAction& a, RankId r, int num_ranks,
+                                std::span<const Bytes> counts, SimTime closing, const coll::CollChoice& choice,
+                                bool* smp_ready = nullptr);
 // The cost of a communicator creation (comm_dup: 8 B recursive-doubling allreduce; comm_split and
 // comm_create: Bruck allgather of 8 B) as member `local` of a parent of `size` ranks, closed;
 // replay/ti_comm.cpp says why.
@@ -91,6 +92,8 @@ class TiProgram final : public Program {
   void on_completed(OpId op, SimTime t) override;
   bool rank_finished(RankId r) const override { return rank(r).state == State::kDone; }
   std::string describe_blocked(RankId r) const override;
+  // Bytes of the trace read so far over its size (finished ranks count whole). O(ranks).
+  double progress() const override;
 
   // Bytes of per-rank and pooled state (tests check the footprint).
   size_t memory_bytes() const;
@@ -137,6 +140,8 @@ class TiProgram final : public Program {
   RankState& rank(RankId r) { return ranks_[static_cast<size_t>(r)]; }
 
   void advance(RankId r, SimTime t);
+  // Tells the executor's activity sink that rank r starts action `a` at t (ti_activity.cpp).
+  void report_call(RankId r, SimTime t, const TiAction& a, const mpi::Comm& comm, const char* algorithm) const;
   void finish(RankId r);
   void check_nothing_after_finalize(RankId r, const TiLine& finalize_line);
   OpId issue(RankId r, OpKind kind, uint64_t amount, int32_t peer, int32_t tag, uint32_t user, SimTime t,

@@ -257,4 +257,24 @@ size_t TiTrace::memory_bytes() const {
                              sizeof(uint64_t));
 }
 
+void TiTrace::rank_extent(RankId r, uint64_t& first, uint64_t& size) const {
+  if (shared_) {
+    first = span_[2 * static_cast<size_t>(r)];
+    const uint64_t end = span_[2 * static_cast<size_t>(r) + 1];
+    if (first == kUnseen || end == kUnseen) first = 0, size = 0;
+    else size = end - first;
+    return;
+  }
+  if (file_size_.empty()) {
+    file_size_.resize(file_count());
+    for (uint32_t f = 0; f < file_count(); ++f) {
+      std::error_code ec;
+      const auto n = std::filesystem::file_size(std::string(file_name(f)), ec);
+      file_size_[f] = ec ? 0 : static_cast<uint64_t>(n);
+    }
+  }
+  first = 0;
+  size = file_size_[file_of(r)];
+}
+
 }  // namespace simfab

@@ -253,6 +253,10 @@ class TiTrace {
   // InputError for a private-trace line of another rank or a malformed rank token.
   bool next_line(RankId r, uint64_t& pos, TiLine& line) const;
 
+  // Rank r's lines lie in bytes [first, first + size) of its file (progress output). The first call
+  // on a list of per-rank files asks the file system for every file's size (O(files) once).
+  void rank_extent(RankId r, uint64_t& first, uint64_t& size) const;
+
   size_t mapped_files() const { return used_slots_; }
   size_t memory_bytes() const;
 
@@ -276,6 +280,7 @@ class TiTrace {
   mutable std::vector<uint32_t> slot_file_;
   mutable std::vector<uint64_t> last_use_;
   mutable size_t used_slots_ = 0;
+  mutable std::vector<uint64_t> file_size_;  // per-rank files' sizes, once rank_extent asks
   mutable uint64_t clock_ = 0;
 };
 

@@ -1,5 +1,7 @@
 #include "sim/simulation.hpp"
 
+#include "report/progress_meter.hpp"
+
 #include <sys/resource.h>
 
 #include <chrono>
@@ -67,7 +69,7 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 }
 
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
-                     Engine& engine, const Config& cfg, RunResult& out) {
+                     Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks) {
   std::unique_ptr<Network> net = make_network(engine, platform, cfg);
   Executor ex(engine, *net, ops, program, rank_host);
   // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
@@ -120,8 +122,23 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
         if (!program.rank_finished(r)) return true;
       return false;
     });
+  if (hooks.activity) {
+    RunInfo info;
+    info.application = out.application;
+    info.format = out.application_format;
+    info.platform_path = platform.source();
+    info.model = net->name();
+    info.rank_host_id = rank_host;
+    for (HostId h : rank_host) info.rank_host.push_back(platform.host(h).name);
+    info.platform = &platform;
+    hooks.activity->start_run(info);
+    ex.set_activity(hooks.activity);
+  }
+  std::unique_ptr<ProgressMeter> progress;
+  if (hooks.progress) progress = std::make_unique<ProgressMeter>(program, stderr);
   const auto t1 = std::chrono::steady_clock::now();
-  out.exec = ex.run();
+  out.exec = ex.run(progress.get());
+  if (progress) progress->done();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   out.derived = net->derived_parameters();
   out.network = net->statistics();
@@ -173,7 +190,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
   else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg));
 
-  execute_program(platform, rank_host, *program, *ops, engine, cfg, out);
+  execute_program(platform, rank_host, *program, *ops, engine, cfg, out, in.hooks);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

@@ -14,6 +14,7 @@
 
 #include "core/config.hpp"
 #include "energy/energy_meter.hpp"
+#include "mpi/activity.hpp"
 #include "mpi/executor.hpp"
 #include "platform/platform.hpp"
 
@@ -22,6 +23,13 @@ namespace simfab {
 // Declares every configuration key of every built-in module.
 void register_builtin_keys(Config& cfg);
 
+// What watches a run besides its results: the outputs' activity sink (timelines, statistics) and
+// the progress line; both optional and owned by the caller.
+struct RunHooks {
+  ActivitySink* activity = nullptr;
+  bool progress = false;  // a status line on stderr while the event loop runs (report/progress_meter)
+};
+
 struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
   std::string goal_path;      // exactly one of goal_path / trace_path / program
@@ -29,6 +37,7 @@ struct SimulationInput {
   std::string hostfile_path;  // empty: round-robin mapping
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
+  RunHooks hooks;
 };
 
 struct RunResult {
@@ -62,7 +71,7 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 // results (exec, derived, network, platform, num_ranks, rank_host, simulate_s, peak memory); the
 // caller sets the application fields and wall_s. Shared by every front-end.
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
-                     Engine& engine, const Config& cfg, RunResult& out);
+                     Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks = {});
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).

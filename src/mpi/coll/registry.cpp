@@ -541,7 +541,7 @@ bool CollChoice::uses_smp_setup() const {
                     std::string_view(bcast->name) == "smpi-mvapich2_knomial_intra_node"));
 }
 
-bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
+const CollAlgorithm* CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
   const size_t i = static_cast<size_t>(op);
   const CollAlgorithm* a = algorithm[i];
   call.smpi = smpi_selector();
@@ -561,7 +561,7 @@ bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
     SIMFAB_CHECK(a, std::string("selector chose an unknown algorithm: ") + d.algorithm);
     call.segment_bytes = d.segment_bytes;
   }
-  if (!a || !a->build) return false;  // schedgen: the caller's own pattern
+  if (!a || !a->build) return nullptr;  // schedgen: the caller's own pattern
   // SimGrid's reduce__mpich / allreduce__mpich start with the communicator's init_smp (and then
   // run two-level algorithms, not reproduced: select_smpi.hpp); bcast's SMP_binomial runs its own.
   const uint32_t begin = f.size();
@@ -570,7 +570,7 @@ bool CollChoice::build(CollOp op, Fragment& f, CollCall call) const {
   const uint32_t mid = f.size();
   a->build(f, call);
   if (smp) then_after(f, begin, mid);
-  return true;
+  return a;
 }
 
 }  // namespace simfab::coll

@@ -118,8 +118,9 @@ struct CollChoice {
   bool uses_smp_setup() const;
 
   static CollChoice from(const Config& cfg);
-  // Appends the chosen algorithm's ops for `call`; false when the choice is schedgen.
-  bool build(CollOp op, Fragment& f, CollCall call) const;
+  // Appends the chosen algorithm's ops for `call` and returns it; nullptr (nothing appended) when
+  // the choice is schedgen.
+  const CollAlgorithm* build(CollOp op, Fragment& f, CollCall call) const;
 };
 
 }  // namespace simfab::coll

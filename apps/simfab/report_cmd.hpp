@@ -1,0 +1,19 @@
+// `simfab report`: the HTML report of one run, or the comparison of two (report/html_report.hpp).
+//
+//   simfab report RUN.json [RUN2.json] -o REPORT.html [--title TEXT] [--max-slices N]
+// RUN.json is what `simfab run ... --trace-out RUN.json` wrote. The page is self-contained (the
+// chart library, styles and data are inlined) and opens in a browser without network access.
+// With two runs it compares the second against the first. --max-slices (default 200000) caps the
+// Gantt chart's slices per run: the longest are drawn and the page says how many were left out.
+// Exit status 0, or 2 for bad input or usage (nothing written), or when simfab was built without
+// the chart library (web/node_modules; scripts/install-deps.sh installs it).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace simfab {
+
+int cmd_report(const std::vector<std::string>& args);
+
+}  // namespace simfab

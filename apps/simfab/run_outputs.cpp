@@ -1,0 +1,132 @@
+#include "run_outputs.hpp"
+
+#include <unistd.h>
+
+#include <charconv>
+
+#include "cli_options.hpp"
+#include "core/atomic_file.hpp"
+#include "core/units.hpp"
+#include "report/paje_writer.hpp"
+#include "report/run_stats.hpp"
+#include "report/stats_csv.hpp"
+#include "report/summary.hpp"
+#include "report/trace_event_writer.hpp"
+
+namespace simfab {
+
+namespace {
+
+RankId parse_rank(std::string_view s, const std::string& value) {
+  int v = -1;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
+  if (s.empty() || ec != std::errc() || end != s.data() + s.size() || v < 0)
+    throw usage_error("--trace-ranks expects A-B or A (ranks, 0 or more), got '" + value + "'");
+  return v;
+}
+
+SimTime parse_window_end(std::string_view s, SimTime empty, const std::string& value) {
+  if (s.empty()) return empty;
+  const auto t = units::parse_time(s);
+  if (!t || *t < SimTime::zero())
+    throw usage_error("--trace-window expects T0:T1 (times such as 10us or 0.002; either may be empty), got '" +
+                      value + "'");
+  return *t;
+}
+
+}  // namespace
+
+bool apply_output_option(std::string_view name, const std::string& value, OutputOptions& o) {
+  if (name == "--trace-out") {
+    o.trace_out = value;
+  } else if (name == "--paje") {
+    o.paje = value;
+  } else if (name == "--stats") {
+    o.stats_dir = value;
+  } else if (name == "--trace-ranks") {
+    const std::string_view v = value;
+    const size_t dash = v.find('-');
+    o.filter.first_rank = parse_rank(v.substr(0, dash), value);
+    o.filter.last_rank = dash == std::string_view::npos ? o.filter.first_rank : parse_rank(v.substr(dash + 1), value);
+    if (o.filter.last_rank < o.filter.first_rank)
+      throw usage_error("--trace-ranks " + value + ": the last rank comes before the first");
+    o.filtered = true;
+  } else if (name == "--trace-window") {
+    const std::string_view v = value;
+    const size_t colon = v.find(':');
+    if (colon == std::string_view::npos)
+      throw usage_error("--trace-window expects T0:T1 (e.g. 1ms:2ms, or 1ms: for everything after 1 ms), got '" +
+                        value + "'");
+    o.filter.from = parse_window_end(v.substr(0, colon), SimTime::zero(), value);
+    o.filter.to = parse_window_end(v.substr(colon + 1), SimTime::never(), value);
+    if (o.filter.to < o.filter.from) throw usage_error("--trace-window " + value + ": T1 comes before T0");
+    o.filtered = true;
+  } else if (name == "--progress") {
+    if (value == "auto") o.progress = OutputOptions::Progress::kAuto;
+    else if (value == "always") o.progress = OutputOptions::Progress::kAlways;
+    else if (value == "never") o.progress = OutputOptions::Progress::kNever;
+    else throw usage_error("--progress expects auto, always or never, got '" + value + "'");
+  } else {
+    return false;
+  }
+  return true;
+}
+
+struct RunOutputs::Impl {
+  OutputOptions options;
+  const Config* cfg = nullptr;
+  bool reproducible = false;
+  std::unique_ptr<AtomicFile> trace_file, paje_file;
+  std::unique_ptr<RunStats> stats;
+  std::unique_ptr<TraceEventWriter> trace;
+  std::unique_ptr<PajeWriter> paje;
+  RunRecorder recorder;
+};
+
+RunOutputs::RunOutputs(OutputOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
+RunOutputs::~RunOutputs() = default;
+
+void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible) {
+  Impl& m = *impl_;
+  const OutputOptions& o = m.options;
+  m.cfg = &cfg;
+  m.reproducible = reproducible;
+  if (o.filtered && o.trace_out.empty() && o.paje.empty())
+    throw usage_error("--trace-ranks and --trace-window select what --trace-out and --paje keep; give one of them");
+  if (!o.stats_dir.empty()) prepare_stats_dir(o.stats_dir);
+  if (!o.trace_out.empty()) m.trace_file = std::make_unique<AtomicFile>(o.trace_out, "the --trace-out file");
+  if (!o.paje.empty()) m.paje_file = std::make_unique<AtomicFile>(o.paje, "the --paje file");
+  // Statistics are kept whenever a timeline is written too: the trace-event file carries them
+  // for `simfab report`. They come first, so they are complete when the timeline closes.
+  if (m.trace_file || !o.stats_dir.empty()) {
+    m.stats = std::make_unique<RunStats>();
+    m.recorder.add(m.stats.get());
+  }
+  if (m.trace_file) {
+    m.trace = std::make_unique<TraceEventWriter>(m.trace_file->stream(), o.filter, [&m](const RunResult& r) {
+      nlohmann::ordered_json j;
+      j["result"] = nlohmann::ordered_json::parse(result_json(r, *m.cfg, m.reproducible));
+      j["stats"] = m.stats->to_json();
+      return j;
+    });
+    m.recorder.add(m.trace.get());
+  }
+  if (m.paje_file) {
+    m.paje = std::make_unique<PajeWriter>(m.paje_file->stream(), o.filter);
+    m.recorder.add(m.paje.get());
+  }
+  if (!m.recorder.empty()) hooks.activity = &m.recorder;
+  hooks.progress = o.progress == OutputOptions::Progress::kAlways ||
+                   (o.progress == OutputOptions::Progress::kAuto && ::isatty(STDERR_FILENO));
+}
+
+void RunOutputs::finish(const RunResult& result) {
+  Impl& m = *impl_;
+  if (m.recorder.empty()) return;
+  m.recorder.finish(result);
+  if (m.trace_file) m.trace_file->commit();
+  if (m.paje_file) m.paje_file->commit();
+  if (!m.options.stats_dir.empty()) m.stats->write_csv(m.options.stats_dir);
+}
+
+}  // namespace simfab

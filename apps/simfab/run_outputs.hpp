@@ -1,0 +1,54 @@
+// The outputs a run can write besides its summary and --json: a Perfetto/Chrome trace-event
+// timeline (--trace-out), a Paje trace (--paje), statistics CSV files (--stats DIR), and the
+// progress line (--progress). Shared by `simfab run` and `simfab exec`.
+//
+//   --trace-out FILE     trace-event JSON (report/trace_event_writer.hpp), with the run's result and
+//                        statistics under "simfab": the input of `simfab report`
+//   --paje FILE          Paje (report/paje_writer.hpp), for ViTE, pajeng and SimGrid users
+//   --trace-ranks A-B    timelines keep ranks A to B only (or one rank A)
+//   --trace-window T0:T1 timelines keep what overlaps [T0, T1] (times with units: 10us, 2ms; bare
+//                        numbers are seconds; either side may be empty: 1ms: or :5ms)
+//   --stats DIR          the CSV files of report/run_stats.hpp (DIR is created)
+//   --progress auto|always|never   a status line on stderr while the run lasts; auto: only when
+//                        stderr is a terminal
+// Every output path is checked before the simulation starts: the timeline files are opened then
+// (as temporary files, renamed only after a successful run) and the statistics directory is
+// created and probed, so an unwritable path costs no simulation time.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "report/run_observer.hpp"
+#include "report/run_recorder.hpp"
+#include "sim/simulation.hpp"
+
+namespace simfab {
+
+struct OutputOptions {
+  std::string trace_out, paje, stats_dir;
+  TraceFilter filter;
+  bool filtered = false;  // --trace-ranks or --trace-window given
+  enum class Progress : uint8_t { kAuto, kAlways, kNever } progress = Progress::kAuto;
+};
+
+// Handles the options above; false when `name` is none of them. Throws usage_error on bad values.
+bool apply_output_option(std::string_view name, const std::string& value, OutputOptions& o);
+
+// The outputs of one run: opened by prepare() before the simulation, completed by finish().
+class RunOutputs {
+ public:
+  explicit RunOutputs(OutputOptions options);
+  ~RunOutputs();
+  // Opens and probes every output; fills hooks (activity sink, progress). Throws InputError.
+  void prepare(RunHooks& hooks, const Config& cfg, bool reproducible);
+  // After a successful run: completes the outputs and renames them into place.
+  void finish(const RunResult& result);
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace simfab

@@ -1,0 +1,72 @@
+// What a replayed rank is doing, for the outputs (mpi/activity.hpp): each trace action is a call
+// that lasts until the rank's next action starts. Classes: compute and sleep are computation;
+// sends, receives and sendrecv (and the posting of their non-blocking forms) point-to-point;
+// wait*, test*, probe, iprobe and cancel waiting; collectives and communicator creation
+// collective; init, finalize, location, comm_free, set_pstate and migrate other.
+// Also how far the replay has read, for progress output.
+#include <algorithm>
+
+#include "replay/ti_program.hpp"
+
+namespace simfab {
+
+namespace {
+
+CallClass ti_call_class(TiKind k) {
+  if (ti_is_collective(k)) return CallClass::kCollective;
+  switch (k) {
+    case TiKind::kCompute:
+    case TiKind::kSleep: return CallClass::kCompute;
+    case TiKind::kSend: case TiKind::kIsend: case TiKind::kRecv: case TiKind::kIrecv:
+    case TiKind::kSsend: case TiKind::kIssend: case TiKind::kBsend: case TiKind::kIbsend:
+    case TiKind::kRsend: case TiKind::kIrsend: case TiKind::kSendrecv: return CallClass::kP2p;
+    case TiKind::kWait: case TiKind::kWaitall: case TiKind::kWaitany: case TiKind::kWaitsome:
+    case TiKind::kTest: case TiKind::kTestany: case TiKind::kTestsome: case TiKind::kTestall:
+    case TiKind::kProbe: case TiKind::kIprobe: case TiKind::kCancel: return CallClass::kWait;
+    case TiKind::kCommSize: case TiKind::kCommSplit: case TiKind::kCommDup:
+    case TiKind::kCommCreate: return CallClass::kCollective;
+    default: return CallClass::kOther;
+  }
+}
+
+}  // namespace
+
+void TiProgram::report_call(RankId r, SimTime t, const TiAction& a, const mpi::Comm& comm,
+                            const char* algorithm) const {
+  CallInfo c;
+  c.name = (a.nonblocking ? ti_nonblocking_name(a.kind) : ti_action_name(a.kind)).data();
+  c.cls = ti_call_class(a.kind);
+  c.algorithm = algorithm;
+  c.comm = a.comm;
+  switch (c.cls) {
+    case CallClass::kCompute:
+      if (a.kind == TiKind::kCompute) c.flops = static_cast<uint64_t>(a.amount);
+      break;
+    case CallClass::kP2p:
+      c.peer = a.peer >= 0 ? to_world(comm, a.peer) : -1;
+      c.bytes = a.bytes;
+      break;
+    case CallClass::kCollective:
+      if (a.kind == TiKind::kBcast || a.kind == TiKind::kReduce || a.kind == TiKind::kGather ||
+          a.kind == TiKind::kGatherv || a.kind == TiKind::kScatter || a.kind == TiKind::kScatterv)
+        c.peer = to_world(comm, a.peer);
+      c.bytes = a.bytes;
+      break;
+    default: break;
+  }
+  ex_->activity()->call(r, t, c);
+}
+
+double TiProgram::progress() const {
+  uint64_t done = 0, total = 0;
+  for (RankId r = 0; r < num_ranks(); ++r) {
+    uint64_t first = 0, size = 0;
+    trace_.rank_extent(r, first, size);
+    total += size;
+    const RankState& s = rank(r);
+    done += s.state == State::kDone ? size : std::min(size, s.pos > first ? s.pos - first : 0);
+  }
+  return total == 0 ? -1.0 : static_cast<double>(done) / static_cast<double>(total);
+}
+
+}  // namespace simfab

@@ -1,0 +1,78 @@
+#include "report/run_stats.hpp"
+
+#include <cmath>
+
+#include "report/stats_csv.hpp"
+#include "report/stats_json.hpp"
+#include "sim/simulation.hpp"
+
+namespace simfab {
+
+namespace {
+
+// The model's own link statistics (flow models): they saw each flow's real route and sharing.
+std::vector<LinkRow> network_links(const NetworkStats& net, SimTime makespan) {
+  std::vector<LinkRow> out;
+  out.reserve(net.links.size());
+  for (const LinkUsage& l : net.links)
+    out.push_back({l.name, l.bandwidth_Bps, static_cast<uint64_t>(std::llround(l.bytes)), l.busy,
+                   link_utilisation(l.bytes, l.bandwidth_Bps, makespan)});
+  return out;
+}
+
+}  // namespace
+
+void RunStats::start_run(const RunInfo& info) {
+  rank_host_id_ = info.rank_host_id;
+  breakdown_.reset(static_cast<int>(info.rank_host.size()));
+  matrix_ = CommMatrix{};
+  sizes_ = SizeHistogram{};
+  collectives_ = CollectiveStats{};
+  links_.start(info.platform);
+  report_ = StatsReport{};
+}
+
+void RunStats::call_interval(RankId r, SimTime begin, SimTime end, const CallInfo& c) {
+  breakdown_.add_call(r, c.cls, end - begin);
+  if (c.cls == CallClass::kCollective) collectives_.add(c, end - begin);
+}
+
+void RunStats::cpu_busy(RankId r, uint8_t, CpuUse use, SimTime begin, SimTime end) {
+  breakdown_.add_cpu(r, use, end - begin);
+}
+
+void RunStats::message(const MessageRecord& m) {
+  matrix_.add(m.src, m.dst, m.bytes);
+  sizes_.add(m.bytes, m.collective());
+  const auto host = [&](RankId r) { return rank_host_id_[static_cast<size_t>(r)]; };
+  links_.add(host(m.src), host(m.dst), m);
+}
+
+void RunStats::finish(const RunResult& result) {
+  StatsReport& s = report_;
+  s.makespan = result.exec.makespan;
+  s.num_ranks = result.num_ranks;
+  s.ranks.clear();
+  for (size_t r = 0; r < result.exec.finish.size(); ++r) {
+    RankTimes t = breakdown_.times(static_cast<RankId>(r), result.exec.finish[r], s.makespan);
+    if (r < result.rank_host.size()) t.host = result.rank_host[r];
+    s.ranks.push_back(std::move(t));
+  }
+  s.messages = sizes_.totals();
+  s.matrix = matrix_.entries();
+  s.histogram = sizes_.buckets();
+  s.collectives = collectives_.rows();
+  s.links = result.network.present ? network_links(result.network, s.makespan) : links_.rows(s.makespan);
+  s.bin = links_.bin_width(s.makespan);
+  s.timeline = links_.busiest(s.makespan);
+  s.energy_known = result.energy.present;
+  s.energy_total_j = result.energy.total_j;
+  s.energy_hosts.clear();
+  for (const energy::HostEnergy& h : result.energy.hosts) s.energy_hosts.push_back({h.name, h.energy_j});
+}
+
+nlohmann::ordered_json RunStats::to_json() const { return stats_json(report_); }
+
+void RunStats::write_csv(const std::string& dir) const { write_stats_csv(report_, dir); }
+
+}  // namespace simfab

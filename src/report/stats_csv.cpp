@@ -1,0 +1,105 @@
+#include "report/stats_csv.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <functional>
+#include <ostream>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "report/time_format.hpp"
+
+namespace simfab {
+
+namespace {
+
+// A CSV field: as is, or quoted (quotes doubled) when it holds a comma, quote or line break.
+std::string field(const std::string& s) {
+  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
+  std::string out = "\"";
+  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return out + "\"";
+}
+
+// Reals that are not times (bandwidths, utilisations, joules).
+std::string real(double v) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.12g", v);
+  return buf;
+}
+
+using Rows = std::function<void(std::ostream&)>;
+
+void write_table(const std::string& dir, const char* file, const char* header, const Rows& rows) {
+  const std::string path = (std::filesystem::path(dir) / file).string();
+  write_file_atomically(path, std::string("the statistics file ") + file, [&](std::ostream& os) {
+    os << header << '\n';
+    rows(os);
+  });
+}
+
+}  // namespace
+
+void prepare_stats_dir(const std::string& dir) {
+  const SourceLoc loc{dir, 0, 0};
+  std::error_code ec;
+  if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
+    throw InputError(loc, "the statistics directory is an existing file, not a directory");
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(loc, "cannot create the statistics directory: " + ec.message());
+  // access(W_OK) says yes to root on a read-only file system: create a file instead.
+  const std::string probe = (std::filesystem::path(dir) / (".simfab-probe." + std::to_string(::getpid()))).string();
+  std::FILE* f = std::fopen(probe.c_str(), "w");
+  if (!f) throw InputError(loc, std::string("cannot write into the statistics directory: ") + std::strerror(errno));
+  std::fclose(f);
+  std::remove(probe.c_str());
+}
+
+void write_stats_csv(const StatsReport& s, const std::string& dir) {
+  write_table(dir, "ranks.csv", "rank,host,finish_s,compute_s,p2p_s,collective_s,wait_s,other_s,idle_s",
+              [&](std::ostream& os) {
+                for (const RankTimes& t : s.ranks) {
+                  os << t.rank << ',' << field(t.host);
+                  for (SimTime v : {t.finish, t.compute, t.p2p, t.collective, t.wait, t.other, t.idle})
+                    os << ',' << seconds_text(v);
+                  os << '\n';
+                }
+              });
+  write_table(dir, "matrix.csv", "src,dst,messages,bytes", [&](std::ostream& os) {
+    for (const MatrixEntry& e : s.matrix) os << e.src << ',' << e.dst << ',' << e.messages << ',' << e.bytes << '\n';
+  });
+  write_table(dir, "sizes.csv", "upper_bytes,p2p_messages,p2p_bytes,collective_messages,collective_bytes",
+              [&](std::ostream& os) {
+                for (const SizeBucket& b : s.histogram)
+                  os << (b.upper_bytes ? std::to_string(*b.upper_bytes) : std::string()) << ',' << b.p2p_messages
+                     << ',' << b.p2p_bytes << ',' << b.collective_messages << ',' << b.collective_bytes << '\n';
+              });
+  write_table(dir, "collectives.csv", "name,algorithm,calls,time_s,max_s", [&](std::ostream& os) {
+    for (const CollectiveRow& c : s.collectives)
+      os << field(c.name) << ',' << field(c.algorithm.value_or("")) << ',' << c.calls << ','
+         << seconds_text(c.time) << ',' << seconds_text(c.max) << '\n';
+  });
+  write_table(dir, "links.csv", "name,bandwidth_Bps,bytes,busy_s,utilisation", [&](std::ostream& os) {
+    for (const LinkRow& l : s.links)
+      os << field(l.name) << ',' << real(l.bandwidth_Bps) << ',' << l.bytes << ','
+         << (l.busy ? seconds_text(*l.busy) : std::string()) << ',' << real(l.utilisation) << '\n';
+  });
+  write_table(dir, "link_timeline.csv", "link,bin,start_s,end_s,bytes", [&](std::ostream& os) {
+    for (const TimelineSeries& t : s.timeline)
+      for (size_t i = 0; i < t.bytes.size(); ++i) {
+        const SimTime start = SimTime::ps(static_cast<int64_t>(i) * s.bin.ps());
+        os << field(t.name) << ',' << i << ',' << seconds_text(start) << ',' << seconds_text(start + s.bin) << ','
+           << t.bytes[i] << '\n';
+      }
+  });
+  if (s.energy_known)
+    write_table(dir, "energy.csv", "host,energy_j", [&](std::ostream& os) {
+      for (const HostEnergyRow& h : s.energy_hosts) os << field(h.name) << ',' << real(h.energy_j) << '\n';
+    });
+}
+
+}  // namespace simfab

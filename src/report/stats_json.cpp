@@ -1,0 +1,85 @@
+#include "report/stats_json.hpp"
+
+namespace simfab {
+
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+Json rank_json(const RankTimes& t) {
+  return {{"rank", t.rank},
+          {"host", t.host},
+          {"finish_ps", t.finish.ps()},
+          {"compute_ps", t.compute.ps()},
+          {"p2p_ps", t.p2p.ps()},
+          {"collective_ps", t.collective.ps()},
+          {"wait_ps", t.wait.ps()},
+          {"other_ps", t.other.ps()},
+          {"idle_ps", t.idle.ps()}};
+}
+
+Json messages_json(const MessageTotals& m) {
+  return {{"count", m.count},
+          {"bytes", m.bytes},
+          {"p2p_count", m.p2p_count},
+          {"p2p_bytes", m.p2p_bytes},
+          {"collective_count", m.collective_count},
+          {"collective_bytes", m.collective_bytes}};
+}
+
+Json bucket_json(const SizeBucket& b) {
+  return {{"upper_bytes", b.upper_bytes ? Json(*b.upper_bytes) : Json(nullptr)},
+          {"p2p_messages", b.p2p_messages},
+          {"p2p_bytes", b.p2p_bytes},
+          {"collective_messages", b.collective_messages},
+          {"collective_bytes", b.collective_bytes}};
+}
+
+Json collective_json(const CollectiveRow& c) {
+  return {{"name", c.name},
+          {"algorithm", c.algorithm ? Json(*c.algorithm) : Json(nullptr)},
+          {"calls", c.calls},
+          {"time_ps", c.time.ps()},
+          {"max_ps", c.max.ps()}};
+}
+
+Json link_json(const LinkRow& l) {
+  return {{"name", l.name},
+          {"bandwidth_Bps", l.bandwidth_Bps},
+          {"bytes", l.bytes},
+          {"busy_ps", l.busy ? Json(l.busy->ps()) : Json(nullptr)},
+          {"utilisation", l.utilisation}};
+}
+
+template <class T, class F>
+Json array_of(const std::vector<T>& rows, F&& one) {
+  Json a = Json::array();
+  for (const T& r : rows) a.push_back(one(r));
+  return a;
+}
+
+}  // namespace
+
+nlohmann::ordered_json stats_json(const StatsReport& s) {
+  Json j;
+  j["makespan_ps"] = s.makespan.ps();
+  j["num_ranks"] = s.num_ranks;
+  j["ranks"] = array_of(s.ranks, rank_json);
+  j["messages"] = messages_json(s.messages);
+  j["matrix"] = array_of(s.matrix, [](const MatrixEntry& e) { return Json::array({e.src, e.dst, e.messages, e.bytes}); });
+  j["histogram"] = array_of(s.histogram, bucket_json);
+  j["collectives"] = array_of(s.collectives, collective_json);
+  j["links"] = array_of(s.links, link_json);
+  j["link_timeline"] = {{"bin_ps", s.bin.ps()},
+                        {"links", array_of(s.timeline, [](const TimelineSeries& t) {
+                           return Json{{"name", t.name}, {"bytes", t.bytes}};
+                         })}};
+  if (s.energy_known)
+    j["energy"] = {{"total_j", s.energy_total_j},
+                   {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {
+                      return Json{{"name", h.name}, {"energy_j", h.energy_j}};
+                    })}};
+  return j;
+}
+
+}  // namespace simfab

@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""The ctest case html_report: `simfab report` end to end, then its pages in headless Chromium.
+
+    run_report.py SIMFAB SOURCE_DIR BUILD_DIR
+
+1. A run of examples/ti/stencil16.ti on the 16-node cluster under the flow model (so it has link
+   statistics), written by `simfab run ... --trace-out`.
+2. `simfab report` of that run alone; compared with tests/report/fixtures/synthetic16.json (a
+   second, different run, with energy); with --max-slices 10 (the cap notice); and of a copy whose
+   application name holds "</script>" (the embedded data must not close its element).
+   Each page is checked for self-containment (no src=/href= to anything) and for its data block.
+3. Bad input and usage exit 2, name the file and write nothing.
+4. check_report.mjs opens the pages in Chromium (no network) and checks every chart; screenshots
+   go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png.
+Exit status 0, 1 on failure, 77 (skipped) without /usr/bin/chromium, node or web/node_modules.
+"""
+import json
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+FIXTURE = "tests/report/fixtures/synthetic16.json"
+DATA_BLOCK = re.compile(r'<script type="application/json" id="simfab-data">(.*?)</script>', re.S)
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+        print("FAIL", what)
+
+
+def skip_unless_available(source):
+    web = source / "web" / "node_modules"
+    missing = [what for what, ok in [("/usr/bin/chromium", Path("/usr/bin/chromium").exists()),
+                                     ("node", shutil.which("node") is not None),
+                                     ("web/node_modules (scripts/install-deps.sh)",
+                                      (web / "playwright-core").is_dir() and (web / "echarts").is_dir())] if not ok]
+    if missing:
+        print("skipped: missing " + ", ".join(missing))
+        sys.exit(77)
+
+
+def simfab(binary, *args, cwd):
+    return subprocess.run([binary, *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=120)
+
+
+def make_run(binary, source, out):
+    """The main input: a real run written by `simfab run --trace-out`."""
+    p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.yaml", "--trace", "examples/ti/stencil16.ti",
+               "--cfg", "network/model=flow", "--trace-out", out, "--reproducible", "--quiet", cwd=source)
+    if p.returncode != 0:
+        sys.exit("simfab run --trace-out failed (exit %d):\n%s" % (p.returncode, p.stderr))
+
+
+def page_data(html):
+    """The page's embedded data, after checking the page loads nothing from elsewhere."""
+    text = html.read_text()
+    markup = re.sub(r"<(script|style)\b[^>]*>.*?</\1>", "", text, flags=re.S | re.I)  # tags outside inlined code
+    check(not re.search(r"<(script|link|img|iframe)[^>]*\b(src|href)\s*=", markup, re.I), f"{html}: refers to another file")
+    block = DATA_BLOCK.search(text)
+    check(block is not None, f"{html}: no data block")
+    return json.loads(block.group(1).replace("<\\/", "</")) if block else {"runs": []}
+
+
+def report(binary, work, inputs, out, *options):
+    p = simfab(binary, "report", *inputs, "-o", out, *options, cwd=work)
+    check(p.returncode == 0 and (work / out).exists(), f"simfab report {' '.join(map(str, inputs))} -> {out}: exit {p.returncode} {p.stderr}")
+    return page_data(work / out)
+
+
+def expectations(data, html, screenshot, text=(), hover=True):
+    """What check_report.mjs expects of a page, from the data the page embeds."""
+    runs = []
+    for run in data["runs"]:
+        stats = run["stats"]
+        kinds = ["gantt", "breakdown"]
+        kinds += ["matrix"] if any(e[3] > 0 for e in stats.get("matrix", [])) else []
+        kinds += ["histogram"] if stats.get("histogram") else []
+        kinds += ["links"] if any(sum(l["bytes"]) > 0 for l in stats.get("link_timeline", {}).get("links", [])) else []
+        kinds += ["energy"] if stats.get("energy", {}).get("hosts") else []
+        runs.append({"num_ranks": run["result"]["num_ranks"], "kinds": kinds, "slices": run["gantt"]["shown"]})
+    matrix_max = max((e[3] for run in data["runs"] for e in run["stats"].get("matrix", [])), default=0)
+    return {"html": str(html), "screenshot": str(screenshot), "runs": runs, "matrix_max": matrix_max, "text": list(text),
+            "hover": hover}
+
+
+def check_bad_input(binary, work, run_json):
+    """Bad input exits 2, names the file and leaves no output behind."""
+    (work / "not.json").write_text("simfab, but not JSON\n")
+    (work / "plain.json").write_text(json.dumps({"traceEvents": []}))
+    cases = [
+        (["missing.json"], "missing.json"),
+        (["not.json"], "not.json"),
+        (["plain.json"], "no \"simfab\" key"),
+        ([run_json, "plain.json"], "plain.json"),
+    ]
+    for inputs, expected in cases:
+        out = work / "bad.html"
+        p = simfab(binary, "report", *inputs, "-o", out, cwd=work)
+        check(p.returncode == 2 and expected in p.stderr and not out.exists(),
+              f"report {inputs}: exit {p.returncode}, stderr {p.stderr!r}, wrote {out.exists()}")
+    for args in [[run_json], [run_json, run_json, run_json, "-o", "x.html"], [run_json, "-o", "x.html", "--max-slices", "0"]]:
+        p = simfab(binary, "report", *args, cwd=work)
+        check(p.returncode == 2 and not (work / "x.html").exists(), f"report {args}: exit {p.returncode}, {p.stderr!r}")
+
+
+def main():
+    binary, source, build = sys.argv[1], Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve()
+    skip_unless_available(source)
+    work = build / "report-test"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    binary = str(Path(binary).resolve())
+
+    make_run(binary, source, work / "run.json")
+    fixture = source / FIXTURE
+    single = report(binary, work, ["run.json"], "single.html")
+    check(len(single["runs"]) == 1 and single["runs"][0]["gantt"]["shown"] > 0, "single: no Gantt slices")
+    compare = report(binary, work, ["run.json", fixture], "compare.html", "--title", "stencil16 vs synthetic16")
+    capped = report(binary, work, ["run.json"], "capped.html", "--max-slices", "10")
+    check(capped["runs"][0]["gantt"]["shown"] == 10 < capped["runs"][0]["gantt"]["total"], "capped: not 10 slices")
+    hostile = json.loads((work / "run.json").read_text())
+    hostile["simfab"]["result"]["inputs"]["application"] = "stencil</script><!--<script>"
+    (work / "hostile.json").write_text(json.dumps(hostile))
+    hostile_page = report(binary, work, ["hostile.json"], "hostile.html")
+    check_bad_input(binary, work, "run.json")
+
+    pages = [
+        expectations(single, work / "single.html", build / "report-screenshot.png"),
+        expectations(compare, work / "compare.html", build / "report-compare-screenshot.png", ["stencil16 vs synthetic16", "B / A"]),
+        expectations(capped, work / "capped.html", work / "capped.png", ["the 10 longest are drawn"], hover=False),
+        expectations(hostile_page, work / "hostile.html", work / "hostile.png", ["stencil</script><!--<script>"]),
+    ]
+    (work / "pages.json").write_text(json.dumps(pages, indent=1))
+    browser = subprocess.run(["node", str(source / "tests/report/check_report.mjs"), str(source / "web"), str(work / "pages.json")],
+                             timeout=240)
+    check(browser.returncode == 0, "check_report.mjs failed")
+    print("html_report: %s" % ("FAILED: %d problem(s)" % len(failures) if failures else "ok"))
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

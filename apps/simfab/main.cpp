@@ -196,8 +196,9 @@ int cmd_exec(const std::vector<std::string>& args) {
   if (in.num_ranks == 0) throw usage_error("give the number of ranks: -np N");
   in.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
   RunOutputs outputs(std::move(out_opts));
-  outputs.prepare(in.hooks, cfg, reproducible);
-  RunResult r = run_simulation(in, cfg);
+  RunHooks hooks;
+  outputs.prepare(hooks, cfg, reproducible);
+  RunResult r = run_simulation(in, cfg, hooks);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
   return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
 }
@@ -230,8 +231,9 @@ int cmd_run(const std::vector<std::string>& args) {
   }
 
   RunOutputs outputs(std::move(out_opts));
-  outputs.prepare(in.hooks, cfg, reproducible);
-  RunResult r = run_simulation(in, cfg);
+  RunHooks hooks;
+  outputs.prepare(hooks, cfg, reproducible);
+  RunResult r = run_simulation(in, cfg, hooks);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
   return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
 }

@@ -41,7 +41,7 @@ Platform default_cluster(int n) {
 
 }  // namespace
 
-RunResult run_online(const SimulationInput& in, Config& cfg) {
+RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hooks) {
   const auto t0 = std::chrono::steady_clock::now();
   if (in.num_ranks < 1)
     throw InputError(SourceLoc{"command line", 0, 0}, "-np must be at least 1, got " + std::to_string(in.num_ranks));
@@ -74,7 +74,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg) {
   OpPool ops;
   Engine engine;
   OnlineProgram program(image, ops, platform, rank_host, coll::CollChoice::from(cfg), opt);
-  execute_program(platform, rank_host, program, ops, engine, cfg, out, in.hooks);
+  execute_program(platform, rank_host, program, ops, engine, cfg, out, hooks);
   std::fflush(stdout);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

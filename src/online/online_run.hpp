@@ -22,6 +22,6 @@ namespace simfab::online {
 
 void register_online_keys(Config& cfg);
 
-RunResult run_online(const SimulationInput& in, Config& cfg);
+RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hooks = {});
 
 }  // namespace simfab::online

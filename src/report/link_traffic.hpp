@@ -41,7 +41,7 @@ class LinkTraffic {
   std::vector<TimelineSeries> busiest(SimTime makespan);
 
  private:
-  struct Carried {
+  struct Carried {  // one link that carried traffic
     LinkId id = 0;
     std::string name;
     double bandwidth_Bps = 0;
@@ -51,7 +51,7 @@ class LinkTraffic {
   const Platform* platform_ = nullptr;
   RouteCache routes_;
   std::vector<int32_t> index_;  // per LinkId: index in links_, or -1
-  std::vector<Carried> links_;     // in order of first traffic
+  std::vector<Carried> links_;  // in order of first traffic
   LinkTimeline timeline_;
 };
 

@@ -44,7 +44,7 @@ std::string ProgressMeter::status(SimTime now, double events_per_s, int finished
 
 void ProgressMeter::poll(SimTime now, uint64_t events) {
   const auto t = std::chrono::steady_clock::now();
-  if (t - last_ < std::chrono::milliseconds(500)) return;
+  if (drawn_ && t - last_ < std::chrono::milliseconds(500)) return;
   last_ = t;
   const double elapsed = std::chrono::duration<double>(t - start_).count();
   int finished = 0;

@@ -153,8 +153,8 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   out.peak_rss_bytes = peak_rss();
 }
 
-RunResult run_simulation(const SimulationInput& in, Config& cfg) {
-  if (!in.program.empty()) return online::run_online(in, cfg);
+RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks& hooks) {
+  if (!in.program.empty()) return online::run_online(in, cfg, hooks);
   const auto t0 = std::chrono::steady_clock::now();
   RunResult out;
 
@@ -190,7 +190,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg) {
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
   else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg));
 
-  execute_program(platform, rank_host, *program, *ops, engine, cfg, out, in.hooks);
+  execute_program(platform, rank_host, *program, *ops, engine, cfg, out, hooks);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;
 }

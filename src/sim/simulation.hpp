@@ -37,7 +37,6 @@ struct SimulationInput {
   std::string hostfile_path;  // empty: round-robin mapping
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
-  RunHooks hooks;
 };
 
 struct RunResult {
@@ -75,6 +74,6 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).
-RunResult run_simulation(const SimulationInput& in, Config& cfg);
+RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks& hooks = {});
 
 }  // namespace simfab

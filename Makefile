@@ -1,5 +1,6 @@
 # simfab quick start:  `make run` (set up, build, run the bundled example)  and  `make test`.
-# Both install what is missing first (scripts/install-deps.sh, Debian packages only).
+# Both install what is missing first (scripts/install-deps.sh: Debian packages, and web/'s npm
+# packages for the HTML report).
 
 JOBS ?= $(shell nproc)
 BUILD ?= build

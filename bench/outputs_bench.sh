@@ -5,11 +5,24 @@
 # --trace-out limited to 16 ranks, and --paje; each row gives the best wall time of REPS runs,
 # events/s, the ratio to the run without outputs, and the size of what was written.
 #
-#   bash bench/outputs_bench.sh BUILD_DIR [--quick]      (--quick: N = 256 only, 2 repetitions)
+#   bash bench/outputs_bench.sh BUILD_DIR [--quick] [--baseline OTHER_SIMFAB]
+#     --quick     N = 256 only, 2 repetitions
+#     --baseline  also time another simfab binary without outputs (e.g. one built from the commit
+#                 before the outputs existed), to show what the hooks cost when no output is asked
 # Inputs go to a temporary directory ($SIMFAB_BENCH_TMP, default /tmp), deleted at the end.
 set -euo pipefail
-BUILD="${1:?usage: outputs_bench.sh BUILD_DIR [--quick]}"
-QUICK="${2:-}"
+BUILD="${1:?usage: outputs_bench.sh BUILD_DIR [--quick] [--baseline OTHER_SIMFAB]}"
+shift
+QUICK=""
+BASELINE=""
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) QUICK=--quick ;;
+    --baseline) BASELINE="$(realpath "$2")"; shift ;;
+    *) echo "outputs_bench.sh: unknown option $1" >&2; exit 2 ;;
+  esac
+  shift
+done
 SIMFAB="$BUILD/simfab"
 GEN="$BUILD/gen_schedule"
 TMP="$(mktemp -d "${SIMFAB_BENCH_TMP:-/tmp}/simfab-outputs.XXXXXX")"
@@ -40,16 +53,20 @@ for n in "${sizes[@]}"; do
   "$SIMFAB" "${app[@]}" --json "$TMP/r.json"
   events=$(python3 -c "import json; print(json.load(open('$TMP/r.json'))['events'])")
   base=""
-  for variant in none stats trace-out trace-out-16 paje; do
+  variants=(none stats trace-out trace-out-16 paje)
+  [ -n "$BASELINE" ] && variants=(none baseline none-again stats trace-out trace-out-16 paje)
+  for variant in "${variants[@]}"; do
+    cmd=("$SIMFAB" "${app[@]}")
     rm -rf "$TMP/out" "$TMP/t.json" "$TMP/t.paje"
     case "$variant" in
-      none) extra=(); what=() ;;
+      none|none-again) extra=(); what=() ;;
+      baseline) cmd=("$BASELINE" run --platform "$TMP/platform.yaml" --trace "$TMP/trace.ti" --quiet); extra=(); what=() ;;
       stats) extra=(--stats "$TMP/out"); what=("$TMP/out") ;;
       trace-out) extra=(--trace-out "$TMP/t.json"); what=("$TMP/t.json") ;;
       trace-out-16) extra=(--trace-out "$TMP/t.json" --trace-ranks 0-15); what=("$TMP/t.json") ;;
       paje) extra=(--paje "$TMP/t.paje"); what=("$TMP/t.paje") ;;
     esac
-    wall=$(best_wall "$SIMFAB" "${app[@]}" "${extra[@]}")
+    wall=$(best_wall "${cmd[@]}" "${extra[@]}")
     [ -z "$base" ] && base="$wall"
     written="-"
     [ ${#what[@]} -gt 0 ] && written="$(du -sh "${what[@]}" | cut -f1)B"

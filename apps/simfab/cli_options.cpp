@@ -36,6 +36,24 @@ void parse_options(const std::vector<std::string>& args, std::span<const CliOpti
   }
 }
 
+void split_positionals(const std::vector<std::string>& args, std::span<const CliOption> options,
+                       std::vector<std::string>& positionals, std::vector<std::string>& option_args) {
+  const auto takes_value = [&](std::string_view name) {
+    for (const CliOption& o : options)
+      if (o.name == name) return o.takes_value;
+    return false;
+  };
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a.empty() || a[0] != '-') {
+      positionals.push_back(a);
+      continue;
+    }
+    option_args.push_back(a);
+    if (a.find('=') == std::string::npos && takes_value(a) && i + 1 < args.size()) option_args.push_back(args[++i]);
+  }
+}
+
 bool apply_input_option(std::string_view name, const std::string& value, SimulationInput& in, Config& cfg) {
   if (name == "--platform") in.platform_path = value;
   else if (name == "--goal") in.goal_path = value;

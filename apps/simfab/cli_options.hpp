@@ -33,6 +33,13 @@ InputError usage_error(const std::string& what, const std::string& text = {});
 void parse_options(const std::vector<std::string>& args, std::span<const CliOption> options,
                    const std::function<void(std::string_view name, const std::string& value)>& on_option);
 
+// For commands with positional arguments (convert, report): the arguments not starting with '-'
+// that are no option's value go to `positionals`, the options (each followed by its value when
+// `options` says it takes one and it is not given as --name=VALUE) to `option_args`, which
+// parse_options then takes. An unknown option keeps no value: parse_options reports it.
+void split_positionals(const std::vector<std::string>& args, std::span<const CliOption> options,
+                       std::vector<std::string>& positionals, std::vector<std::string>& option_args);
+
 // The shared input options: --platform, --goal, --trace, --hostfile (into `in`) and --cfg (into
 // `cfg`). Returns false when `name` is none of them.
 bool apply_input_option(std::string_view name, const std::string& value, SimulationInput& in, Config& cfg);

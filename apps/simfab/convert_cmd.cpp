@@ -20,12 +20,6 @@ constexpr CliOption kOptions[] = {{"--ti"},           {"--goal"},          {"--s
                                   {"--pinning"},      {"--salvage", false}, {"--quiet", false},
                                   {"--reduce-flops"}, {"--comm-creation"}};
 
-bool takes_value(std::string_view name) {
-  for (const CliOption& o : kOptions)
-    if (o.name == name) return o.takes_value;
-  return false;
-}
-
 // `text` as a finite non-negative number; otherwise a usage error saying `expected`.
 double parse_non_negative(std::string_view text, const std::string& expected) {
   double v = 0;
@@ -39,15 +33,7 @@ double parse_non_negative(std::string_view text, const std::string& expected) {
 
 int cmd_convert(const std::vector<std::string>& args) {
   std::vector<std::string> inputs, options;
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.empty() || a[0] != '-') {
-      inputs.push_back(a);
-      continue;
-    }
-    options.push_back(a);
-    if (a.find('=') == std::string::npos && takes_value(a) && i + 1 < args.size()) options.push_back(args[++i]);
-  }
+  split_positionals(args, kOptions, inputs, options);
   std::string ti_path, goal_path;
   ConvertOptions conv;
   bool speed_given = false, salvage = false, quiet = false;

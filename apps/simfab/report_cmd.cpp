@@ -14,20 +14,6 @@ namespace {
 
 constexpr CliOption kOptions[] = {{"-o"}, {"--output"}, {"--title"}, {"--max-slices"}};
 
-// Splits the command line into input files and options (each option followed by its value).
-void split_args(const std::vector<std::string>& args, std::vector<std::string>& inputs,
-                std::vector<std::string>& options) {
-  for (size_t i = 0; i < args.size(); ++i) {
-    const std::string& a = args[i];
-    if (a.empty() || a[0] != '-') {
-      inputs.push_back(a);
-      continue;
-    }
-    options.push_back(a);
-    if (a.find('=') == std::string::npos && i + 1 < args.size()) options.push_back(args[++i]);
-  }
-}
-
 size_t parse_count(const std::string& text) {
   size_t v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
@@ -41,7 +27,7 @@ size_t parse_count(const std::string& text) {
 int cmd_report(const std::vector<std::string>& args) {
   std::vector<std::string> options;
   HtmlReportOptions report;
-  split_args(args, report.inputs, options);
+  split_positionals(args, kOptions, report.inputs, options);
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (name == "-o" || name == "--output") {
       report.output = value;

@@ -17,33 +17,15 @@
 #include "report/paje_writer.hpp"
 #include "report/time_format.hpp"
 #include "sim/simulation.hpp"
+#include "report_test_support.hpp"
 
 namespace simfab {
 namespace {
 
-SimTime ps(int64_t v) { return SimTime::ps(v); }
-
-RunInfo run_info(int ranks) {
-  RunInfo info;
-  info.format = "ti";
-  for (int r = 0; r < ranks; ++r) info.rank_host.push_back("host" + std::to_string(r));
-  return info;
-}
-
-RunResult run_result(std::vector<SimTime> finish) {
-  RunResult res;
-  res.num_ranks = static_cast<int>(finish.size());
-  for (SimTime t : finish) res.exec.makespan = max(res.exec.makespan, t);
-  res.exec.finish = std::move(finish);
-  return res;
-}
-
-CallInfo call(const char* name, CallClass cls) {
-  CallInfo c;
-  c.name = name;
-  c.cls = cls;
-  return c;
-}
+using testing::call;
+using testing::ps;
+using testing::run_info;
+using testing::run_result;
 
 MessageRecord msg(RankId src, RankId dst, int64_t sent, int64_t arrived, uint64_t bytes, uint32_t context = 0) {
   MessageRecord m;

@@ -19,11 +19,13 @@
 #include "report/size_histogram.hpp"
 #include "report/stats_csv.hpp"
 #include "sim/simulation.hpp"
+#include "report_test_support.hpp"
 
 namespace simfab {
 namespace {
 
-SimTime ps(int64_t v) { return SimTime::ps(v); }
+using testing::call;
+using testing::ps;
 
 RunInfo info_for(int ranks, const Platform* platform = nullptr) {
   RunInfo info;
@@ -45,14 +47,6 @@ RunResult result_for(std::vector<int64_t> finish, int64_t makespan) {
   }
   res.exec.makespan = ps(makespan);
   return res;
-}
-
-CallInfo call(const char* name, CallClass cls, const char* algorithm = nullptr) {
-  CallInfo c;
-  c.name = name;
-  c.cls = cls;
-  c.algorithm = algorithm;
-  return c;
 }
 
 MessageRecord msg(RankId src, RankId dst, uint64_t bytes, int64_t sent = 0, int64_t arrived = 0,

@@ -20,37 +20,17 @@
 #include "report/time_format.hpp"
 #include "report/trace_event_writer.hpp"
 #include "sim/simulation.hpp"
+#include "report_test_support.hpp"
 
 namespace simfab {
 namespace {
 
+using testing::call;
+using testing::ps;
+using testing::run_info;
+using testing::run_result;
+
 using nlohmann::json;
-
-SimTime ps(int64_t v) { return SimTime::ps(v); }
-
-RunInfo run_info(int ranks, const std::string& format = "ti") {
-  RunInfo info;
-  info.application = "app.ti";
-  info.format = format;
-  for (int r = 0; r < ranks; ++r) info.rank_host.push_back("host" + std::to_string(r));
-  return info;
-}
-
-RunResult run_result(std::vector<SimTime> finish) {
-  RunResult res;
-  res.num_ranks = static_cast<int>(finish.size());
-  res.exec.makespan = SimTime::zero();
-  for (SimTime t : finish) res.exec.makespan = max(res.exec.makespan, t);
-  res.exec.finish = std::move(finish);
-  return res;
-}
-
-CallInfo call(const char* name, CallClass cls) {
-  CallInfo c;
-  c.name = name;
-  c.cls = cls;
-  return c;
-}
 
 MessageRecord msg(RankId src, RankId dst, int64_t sent, int64_t arrived, uint32_t context = 0) {
   MessageRecord m;

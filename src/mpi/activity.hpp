@@ -6,9 +6,9 @@
 // Two levels, both per rank:
 //   calls      (front-end) the MPI call or trace action a rank is in: call(r, t, info) opens the
 //              rank's next call at t and closes its previous one at t; the last call of a rank
-//              ends at its finish time (ExecutionResult::finish). TI replay reports every action
-//              that takes time or may block (compute, sleep, send, recv, wait, collectives, ...);
-//              GOAL schedules have no calls (their ops are the CPU level below).
+//              ends at its finish time (ExecutionResult::finish). TI replay reports every trace
+//              action; online mode every MPI call that may take simulated time, and `compute`
+//              between them; GOAL schedules have no calls (their ops are the CPU level below).
 //   cpu        (executor) what occupies a rank's CPU: a computation, or the overhead the network
 //              charges a send or a receive: cpu_busy(r, use, begin, end), begin <= end. Intervals
 //              of one (rank, cpu) never overlap; they arrive in simulated-time order of their end

@@ -227,8 +227,9 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
       const TiAction act = timing_action(a, cr.rank, cr.size, nonblocking, counts_);
       frag_.clear();
       bool& smp = smp_ready_[{c, current_}];
-      build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice_,
-                          choice_.uses_smp_setup() ? &smp : nullptr);
+      const char* algorithm = build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice_,
+                                                  choice_.uses_smp_setup() ? &smp : nullptr);
+      if (ex_->activity()) report_algorithm(call, algorithm);
       rank().colls.push_back(i);
       requests_[i].run = runner_.start(*ex_, frag_, current_, tag, cr.coll_context, rank().now,
                                        id == mpi::kCommWorld ? nullptr : &cr.comm->group());

@@ -207,10 +207,13 @@ void OnlineProgram::enter(const char* call, bool any_time) {
       charge(scaled(burst));
     }
   }
+  if (ex_ && ex_->activity()) report_enter(call);
 }
 
 void OnlineProgram::leave() {
-  if (current_ >= 0) rank().cpu_mark = cpu_seconds();
+  if (current_ < 0) return;
+  rank().cpu_mark = cpu_seconds();
+  if (ex_ && ex_->activity()) report_leave();
 }
 
 void OnlineProgram::init(const char* call) {

@@ -94,6 +94,12 @@ class OnlineProgram final : public Program, private EventHandler {
   // MPI_Finalize, unless `any_time`), then charges the computation since the previous call.
   void enter(const char* call, bool any_time = false);
   void leave();  // the call's own CPU time is not the program's computation
+  // For the outputs (mpi/activity.hpp; online_activity.cpp): the calls that may take simulated
+  // time are reported when they start, and the program's own computation when they return; a
+  // collective's call is re-reported at the same instant with the algorithm that runs it.
+  void report_enter(const char* call);
+  void report_leave();
+  void report_algorithm(const char* call, const char* algorithm);
   void init(const char* call);
   void finalize();
   bool initialized() const;
@@ -205,6 +211,8 @@ class OnlineProgram final : public Program, private EventHandler {
     HostId host = 0;
     SimTime now = SimTime::zero();
     double cpu_mark = 0;  // thread CPU seconds when the current computation burst began
+    bool in_reported_call = false;  // outputs: a reported MPI call is in progress (report_leave)
+    bool reported_any = false;      // outputs: the rank's computation from 0 on has been reported
     enum class Mpi : uint8_t { kBefore, kInitialized, kFinalized } mpi = Mpi::kBefore;
     bool done = false;
     bool wake_scheduled = false;

@@ -5,7 +5,7 @@
 //          interval's length goes to its CallInfo::cls: compute, p2p, collective, wait, other.
 //          Time in [0, finish] that no interval covers (none with TI replay) counts as other, so
 //          the five always sum to finish.
-//   CPU    (no call reached the rank: GOAL schedules, online mode) compute = CPU busy with
+//   CPU    (no call reached the rank: GOAL schedules) compute = CPU busy with
 //          CpuUse::kCompute, p2p = CPU busy with send/receive overheads, collective = other = 0,
 //          wait = max(0, finish - compute - p2p): the time the rank's CPU was not busy before it
 //          finished (waiting for messages, NIC gaps).

@@ -11,12 +11,12 @@
 //
 // DEFINITIONS (all times integer picoseconds)
 //   makespan        the run's makespan; finish: ExecutionResult::finish of the rank
-//   rank breakdown  when the front-end reports calls for a rank (TI replay), its call intervals
+//   rank breakdown  when the front-end reports calls for a rank (TI replay, online mode), its call intervals
 //                   tile [0, finish] and each counts in its CallInfo::cls: compute (compute,
 //                   sleep), p2p (blocking point-to-point, posting non-blocking ones), collective
 //                   (collectives, communicator creation), wait (wait*, probe), other (anything
 //                   else, and any time no interval covers); they sum to finish.
-//                   When a rank gets no call interval (GOAL schedules, online mode): compute = its
+//                   When a rank gets no call interval (GOAL schedules): compute = its
 //                   CPU busy with CpuUse::kCompute, p2p = its CPU busy with send/receive overheads,
 //                   collective = other = 0, wait = max(0, finish - compute - p2p).
 //                   Always idle = makespan - finish, so a rank's columns sum to the makespan

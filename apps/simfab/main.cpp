@@ -143,12 +143,8 @@ int report_deadlock(const RunResult& r) {
   return 3;
 }
 
-int finish_run(const RunResult& r, const Config& cfg, const std::string& json_path, bool reproducible, bool quiet,
-               RunOutputs& outputs) {
+int finish_run(const RunResult& r, const Config& cfg, bool quiet, RunOutputs& outputs) {
   outputs.finish(r);
-  if (!json_path.empty())
-    write_file_atomically(json_path, "the JSON output file",
-                          [&](std::ostream& out) { out << result_json(r, cfg, reproducible); });
   if (!quiet) print_summary(std::cout, r, cfg);
   return 0;
 }
@@ -195,12 +191,13 @@ int cmd_exec(const std::vector<std::string>& args) {
   if (i == args.size()) throw usage_error("give the program to run: simfab exec -np N [options] PROGRAM [ARGS...]");
   if (in.num_ranks == 0) throw usage_error("give the number of ranks: -np N");
   in.program.assign(args.begin() + static_cast<std::ptrdiff_t>(i), args.end());
+  out_opts.json = json_path;
   RunOutputs outputs(std::move(out_opts));
   RunHooks hooks;
-  outputs.prepare(hooks, cfg, reproducible);
+  outputs.prepare(hooks, cfg, reproducible, quiet);
   RunResult r = run_simulation(in, cfg, hooks);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
-  return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
+  return finish_run(r, cfg, quiet, outputs);
 }
 
 int cmd_run(const std::vector<std::string>& args) {
@@ -225,17 +222,20 @@ int cmd_run(const std::vector<std::string>& args) {
   if (in.goal_path.empty() == in.trace_path.empty())
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
   if (!sweep.empty()) {
-    if (!out_opts.trace_out.empty() || !out_opts.paje.empty() || !out_opts.stats_dir.empty())
-      throw usage_error("--sweep runs many simulations; --trace-out, --paje and --stats belong to a single run");
+    if (!out_opts.trace_out.empty() || !out_opts.paje.empty() || !out_opts.stats_dir.empty() || out_opts.filtered ||
+        out_opts.progress != OutputOptions::Progress::kAuto)
+      throw usage_error("--sweep runs many simulations; --trace-out, --paje, --stats, --trace-ranks, "
+                        "--trace-window and --progress belong to a single run");
     return run_sweep(sweep, in, cfg, json_path, quiet);
   }
 
+  out_opts.json = json_path;
   RunOutputs outputs(std::move(out_opts));
   RunHooks hooks;
-  outputs.prepare(hooks, cfg, reproducible);
+  outputs.prepare(hooks, cfg, reproducible, quiet);
   RunResult r = run_simulation(in, cfg, hooks);
   if (!r.exec.blocked.empty()) return report_deadlock(r);
-  return finish_run(r, cfg, json_path, reproducible, quiet, outputs);
+  return finish_run(r, cfg, quiet, outputs);
 }
 
 int cmd_goal(const std::vector<std::string>& args) {

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <charconv>
+#include <filesystem>
 
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
@@ -81,7 +82,9 @@ struct RunOutputs::Impl {
   OutputOptions options;
   const Config* cfg = nullptr;
   bool reproducible = false;
-  std::unique_ptr<AtomicFile> trace_file, paje_file;
+  bool made_stats_dir = false;  // this run created it: removed again unless the run succeeds
+  bool finished = false;
+  std::unique_ptr<AtomicFile> json_file, trace_file, paje_file;
   std::unique_ptr<RunStats> stats;
   std::unique_ptr<TraceEventWriter> trace;
   std::unique_ptr<PajeWriter> paje;
@@ -89,18 +92,52 @@ struct RunOutputs::Impl {
 };
 
 RunOutputs::RunOutputs(OutputOptions options) : impl_(std::make_unique<Impl>()) { impl_->options = std::move(options); }
-RunOutputs::~RunOutputs() = default;
+RunOutputs::~RunOutputs() {
+  if (impl_->made_stats_dir && !impl_->finished) {
+    std::error_code ec;
+    std::filesystem::remove(impl_->options.stats_dir, ec);  // only if still empty
+    unregister_pending_output(impl_->options.stats_dir);
+  }
+}
 
-void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible) {
+namespace {
+
+// Two outputs naming the same file would write one temporary file twice.
+void check_distinct(const OutputOptions& o) {
+  const std::pair<const char*, const std::string*> named[] = {
+      {"--json", &o.json}, {"--trace-out", &o.trace_out}, {"--paje", &o.paje}, {"--stats", &o.stats_dir}};
+  for (size_t i = 0; i < std::size(named); ++i)
+    for (size_t j = i + 1; j < std::size(named); ++j) {
+      if (named[i].second->empty() || named[j].second->empty()) continue;
+      std::error_code e1, e2;
+      const auto a = std::filesystem::weakly_canonical(std::filesystem::absolute(*named[i].second), e1);
+      const auto b = std::filesystem::weakly_canonical(std::filesystem::absolute(*named[j].second), e2);
+      if (e1 ? *named[i].second == *named[j].second : a == b)
+        throw usage_error(std::string(named[i].first) + " and " + named[j].first + " name the same path '" +
+                          *named[j].second + "'; give each output its own");
+    }
+}
+
+}  // namespace
+
+void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, bool quiet) {
   Impl& m = *impl_;
   const OutputOptions& o = m.options;
   m.cfg = &cfg;
   m.reproducible = reproducible;
   if (o.filtered && o.trace_out.empty() && o.paje.empty())
     throw usage_error("--trace-ranks and --trace-window select what --trace-out and --paje keep; give one of them");
-  if (!o.stats_dir.empty()) prepare_stats_dir(o.stats_dir);
+  check_distinct(o);
+  if (!o.json.empty()) m.json_file = std::make_unique<AtomicFile>(o.json, "the JSON output file");
   if (!o.trace_out.empty()) m.trace_file = std::make_unique<AtomicFile>(o.trace_out, "the --trace-out file");
   if (!o.paje.empty()) m.paje_file = std::make_unique<AtomicFile>(o.paje, "the --paje file");
+  if (!o.stats_dir.empty()) {
+    std::error_code ec;
+    const bool existed = std::filesystem::exists(o.stats_dir, ec);
+    prepare_stats_dir(o.stats_dir);
+    m.made_stats_dir = !existed;
+    if (m.made_stats_dir) register_pending_output(o.stats_dir, true);
+  }
   // Statistics are kept whenever a timeline is written too: the trace-event file carries them
   // for `simfab report`. They come first, so they are complete when the timeline closes.
   if (m.trace_file || !o.stats_dir.empty()) {
@@ -122,16 +159,18 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible) 
   }
   if (!m.recorder.empty()) hooks.activity = &m.recorder;
   hooks.progress = o.progress == OutputOptions::Progress::kAlways ||
-                   (o.progress == OutputOptions::Progress::kAuto && ::isatty(STDERR_FILENO));
+                   (o.progress == OutputOptions::Progress::kAuto && !quiet && ::isatty(STDERR_FILENO));
 }
 
 void RunOutputs::finish(const RunResult& result) {
   Impl& m = *impl_;
-  if (m.recorder.empty()) return;
-  m.recorder.finish(result);
-  if (m.trace_file) m.trace_file->commit();
-  if (m.paje_file) m.paje_file->commit();
+  if (!m.recorder.empty()) m.recorder.finish(result);
+  if (m.json_file) m.json_file->stream() << result_json(result, *m.cfg, m.reproducible);
   if (!m.options.stats_dir.empty()) m.stats->write_csv(m.options.stats_dir);
+  for (AtomicFile* f : {m.json_file.get(), m.trace_file.get(), m.paje_file.get()})
+    if (f) f->commit();
+  m.finished = true;
+  if (m.made_stats_dir) unregister_pending_output(m.options.stats_dir);
 }
 
 }  // namespace simfab

@@ -11,9 +11,10 @@
 //   --stats DIR          the CSV files of report/run_stats.hpp (DIR is created)
 //   --progress auto|always|never   a status line on stderr while the run lasts; auto: only when
 //                        stderr is a terminal
-// Every output path is checked before the simulation starts: the timeline files are opened then
-// (as temporary files, renamed only after a successful run) and the statistics directory is
-// created and probed, so an unwritable path costs no simulation time.
+// Every output path is checked before the simulation starts: the JSON result and the timeline
+// files are opened then (as temporary files, renamed only after a successful run) and the
+// statistics directory is created and probed (and removed again if the run fails), so an
+// unwritable path costs no simulation time.
 #pragma once
 
 #include <memory>
@@ -27,6 +28,7 @@
 namespace simfab {
 
 struct OutputOptions {
+  std::string json;  // --json (the result), written with the other outputs
   std::string trace_out, paje, stats_dir;
   TraceFilter filter;
   bool filtered = false;  // --trace-ranks or --trace-window given
@@ -41,9 +43,10 @@ class RunOutputs {
  public:
   explicit RunOutputs(OutputOptions options);
   ~RunOutputs();
-  // Opens and probes every output; fills hooks (activity sink, progress). Throws InputError.
-  void prepare(RunHooks& hooks, const Config& cfg, bool reproducible);
-  // After a successful run: completes the outputs and renames them into place.
+  // Opens and probes every output (two outputs naming one file are an error); fills hooks
+  // (activity sink, progress: never under --quiet unless --progress always). Throws InputError.
+  void prepare(RunHooks& hooks, const Config& cfg, bool reproducible, bool quiet);
+  // After a successful run: completes every output, then renames them into place.
   void finish(const RunResult& result);
 
  private:

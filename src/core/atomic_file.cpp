@@ -2,22 +2,60 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <vector>
 
 #include "core/error.hpp"
 
 namespace simfab {
 
+namespace {
+
+struct PendingOutput {
+  std::string path;
+  bool directory;
+};
+
+std::vector<PendingOutput>& pending() {
+  static std::vector<PendingOutput> list;
+  return list;
+}
+
+}  // namespace
+
+void register_pending_output(const std::string& path, bool directory) {
+  pending().push_back({path, directory});
+}
+
+void unregister_pending_output(const std::string& path) {
+  auto& v = pending();
+  v.erase(std::remove_if(v.begin(), v.end(), [&](const PendingOutput& p) { return p.path == path; }), v.end());
+}
+
+void remove_pending_outputs() noexcept {
+  for (const PendingOutput& p : pending()) {
+    if (p.directory) ::rmdir(p.path.c_str());
+    else ::unlink(p.path.c_str());
+  }
+}
+
 AtomicFile::AtomicFile(std::string path, std::string what)
     : path_(std::move(path)), what_(std::move(what)), tmp_(path_ + ".tmp." + std::to_string(::getpid())) {
+  std::error_code ec;
+  if (std::filesystem::is_directory(path_, ec))
+    throw InputError(SourceLoc{path_, 0, 0}, "cannot write " + what_ + ": it is a directory");
   out_.open(tmp_, std::ios::binary | std::ios::trunc);
   if (!out_) throw InputError(SourceLoc{path_, 0, 0}, "cannot write " + what_);
+  register_pending_output(tmp_);
 }
 
 AtomicFile::~AtomicFile() {
   if (committed_) return;
   out_.close();
   std::remove(tmp_.c_str());
+  unregister_pending_output(tmp_);
 }
 
 void AtomicFile::commit() {
@@ -27,6 +65,7 @@ void AtomicFile::commit() {
   if (!ok || std::rename(tmp_.c_str(), path_.c_str()) != 0)
     throw InputError(SourceLoc{path_, 0, 0}, "cannot write " + what_);
   committed_ = true;
+  unregister_pending_output(tmp_);
 }
 
 void write_file_atomically(const std::string& path, const std::string& what,

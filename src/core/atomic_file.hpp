@@ -18,7 +18,8 @@ namespace simfab {
 
 class AtomicFile {
  public:
-  // Opens PATH.tmp.<pid>; InputError at `path` ("cannot write <what>") when it cannot.
+  // Opens PATH.tmp.<pid>; InputError at `path` ("cannot write <what>") when it cannot or when
+  // PATH is a directory.
   AtomicFile(std::string path, std::string what);
   AtomicFile(const AtomicFile&) = delete;
   AtomicFile& operator=(const AtomicFile&) = delete;
@@ -34,6 +35,14 @@ class AtomicFile {
   std::ofstream out_;
   bool committed_ = false;
 };
+
+// Outputs not complete yet (AtomicFile's temporary files, directories a run created for its
+// outputs), for the exits that skip destructors: online mode's MPI errors, MPI_Abort and crash
+// guard end the process with _Exit. remove_pending_outputs() unlinks the files and removes the
+// directories if empty; it allocates nothing, so a signal handler may call it.
+void register_pending_output(const std::string& path, bool directory = false);
+void unregister_pending_output(const std::string& path);
+void remove_pending_outputs() noexcept;
 
 // Calls write(stream) and then renames. `what` names the file in errors ("the JSON output file").
 // An exception from `write` removes the temporary file and propagates; failing to open, write or

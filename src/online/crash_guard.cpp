@@ -1,5 +1,7 @@
 #include "online/crash_guard.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <stdio.h>
 
 #include <signal.h>
@@ -126,6 +128,7 @@ void on_fault(int sig, siginfo_t* info, void* context) {
     fflush_unlocked(stderr);
   }
   line.write_stderr();
+  remove_pending_outputs();  // no half-written outputs, whoever crashed
   if (running != nullptr) ::_exit(kExitRankCrash);
   // simfab's own code: die by the signal as without the guard. A synchronous fault re-executes the
   // faulting instruction on return; abort() and raise() are re-raised here.

@@ -1,5 +1,7 @@
 #include "online/mpi_fatal.hpp"
 
+#include "core/atomic_file.hpp"
+
 #include <cstdio>
 #include <cstdlib>
 
@@ -17,6 +19,7 @@ void mpi_fatal(const char* call, const std::string& what) {
   const std::string who = g_describe ? g_describe() : std::string();
   std::fprintf(stderr, "simfab: %s%s%s: %s\n", who.c_str(), who.empty() ? "" : ": ", call, what.c_str());
   std::fflush(stderr);
+  remove_pending_outputs();
   std::_Exit(kExitMpiError);
 }
 

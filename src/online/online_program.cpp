@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "mpi/call_error.hpp"
 #include "online/datatype.hpp"
@@ -310,6 +311,7 @@ void OnlineProgram::abort_run(int code) {
   std::fflush(stdout);
   std::fprintf(stderr, "simfab: rank %d called MPI_Abort with error code %d; the run stops\n", current_, code);
   std::fflush(stderr);
+  remove_pending_outputs();
   std::_Exit(code == 0 ? 1 : code & 0xff);
 }
 
@@ -326,12 +328,14 @@ void OnlineProgram::end_rank(int status) {
     std::fprintf(stderr, "simfab: rank %d called MPI_Init but ended without calling MPI_Finalize; the run stops\n",
                  current_);
     std::fflush(stderr);
+    remove_pending_outputs();
     std::_Exit(1);
   }
   if (status != 0) {
     std::fflush(stdout);
     std::fprintf(stderr, "simfab: rank %d exited with status %d; the run stops\n", current_, status);
     std::fflush(stderr);
+    remove_pending_outputs();
     std::_Exit(status & 0xff);
   }
   R.done = true;

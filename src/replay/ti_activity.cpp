@@ -40,7 +40,8 @@ void TiProgram::report_call(RankId r, SimTime t, const TiAction& a, const mpi::C
   c.comm = a.comm;
   switch (c.cls) {
     case CallClass::kCompute:
-      if (a.kind == TiKind::kCompute) c.flops = static_cast<uint64_t>(a.amount);
+      if (a.kind == TiKind::kCompute)  // saturated: a double beyond 2^64 does not convert
+        c.flops = a.amount >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(a.amount);
       break;
     case CallClass::kP2p:
       c.peer = a.peer >= 0 ? to_world(comm, a.peer) : -1;

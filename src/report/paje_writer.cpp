@@ -91,14 +91,14 @@ uint32_t PajeWriter::mpi_value(const CallInfo& c) {
 }
 
 void PajeWriter::call_interval(RankId r, SimTime begin, SimTime end, const CallInfo& c) {
-  if (!filter_.keeps(r) || !filter_.overlaps(begin, end)) return;
+  if (!filter_.keeps(r, begin, end)) return;
   const uint32_t v = mpi_value(c);
   events_.push_back(Event{begin.ps(), v, 0, r, 0, Kind::kPushMpi, false});
   events_.push_back(Event{end.ps(), 0, 0, r, 0, Kind::kPopMpi, false});
 }
 
 void PajeWriter::cpu_busy(RankId r, uint8_t cpu, CpuUse use, SimTime begin, SimTime end) {
-  if (begin == end || !filter_.keeps(r) || !filter_.overlaps(begin, end)) return;
+  if (begin == end || !filter_.keeps(r, begin, end)) return;
   cpu_containers_.emplace(r, cpu);
   events_.push_back(Event{begin.ps(), static_cast<uint64_t>(use), 0, r, cpu, Kind::kPushCpu, false});
   events_.push_back(Event{end.ps(), 0, 0, r, cpu, Kind::kPopCpu, false});
@@ -106,7 +106,7 @@ void PajeWriter::cpu_busy(RankId r, uint8_t cpu, CpuUse use, SimTime begin, SimT
 
 void PajeWriter::message(const MessageRecord& m) {
   const uint64_t key = messages_++;
-  if (!(filter_.keeps(m.src) || filter_.keeps(m.dst)) || !filter_.overlaps(m.sent, m.arrived)) return;
+  if (!filter_.keeps(m)) return;
   rank_container_[static_cast<size_t>(m.src)] = true;
   rank_container_[static_cast<size_t>(m.dst)] = true;
   events_.push_back(Event{m.sent.ps(), key, m.bytes, m.src, 0, Kind::kStartLink, m.collective()});

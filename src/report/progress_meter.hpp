@@ -20,6 +20,7 @@ namespace simfab {
 class ProgressMeter final : public Engine::Monitor {
  public:
   ProgressMeter(const Program& program, std::FILE* out);
+  ~ProgressMeter() { done(); }  // also when the run ends in an error: the message starts a clean line
   void poll(SimTime now, uint64_t events) override;
   // Erases the status line (if one was drawn).
   void done();

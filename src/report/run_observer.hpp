@@ -30,6 +30,9 @@ struct TraceFilter {
   SimTime to = SimTime::never();
   bool keeps(RankId r) const { return r >= first_rank && r <= last_rank; }
   bool overlaps(SimTime begin, SimTime end) const { return end >= from && begin <= to; }
+  // An interval of rank r; a message when either end's rank is kept.
+  bool keeps(RankId r, SimTime begin, SimTime end) const { return keeps(r) && overlaps(begin, end); }
+  bool keeps(const MessageRecord& m) const { return (keeps(m.src) || keeps(m.dst)) && overlaps(m.sent, m.arrived); }
 };
 
 

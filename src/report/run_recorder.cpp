@@ -7,17 +7,6 @@
 
 namespace simfab {
 
-const char* call_class_name(CallClass c) {
-  switch (c) {
-    case CallClass::kCompute: return "compute";
-    case CallClass::kP2p: return "p2p";
-    case CallClass::kCollective: return "collective";
-    case CallClass::kWait: return "wait";
-    case CallClass::kOther: break;
-  }
-  return "other";
-}
-
 void RunRecorder::start_run(const RunInfo& info) {
   open_.assign(info.rank_host.size(), Open{});
   for (RunObserver* o : observers_) o->start_run(info);

@@ -100,6 +100,8 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
     write_table(dir, "energy.csv", "host,energy_j", [&](std::ostream& os) {
       for (const HostEnergyRow& h : s.energy_hosts) os << field(h.name) << ',' << real(h.energy_j) << '\n';
     });
+  else  // a directory reused from a run with power must not keep that run's energy
+    std::filesystem::remove(std::filesystem::path(dir) / "energy.csv");
 }
 
 }  // namespace simfab

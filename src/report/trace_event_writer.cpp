@@ -93,7 +93,7 @@ void TraceEventWriter::name_thread(RankId r, int tid, std::string_view name) {
 }
 
 void TraceEventWriter::call_interval(RankId r, SimTime begin, SimTime end, const CallInfo& c) {
-  if (!filter_.keeps(r) || !filter_.overlaps(begin, end)) return;
+  if (!filter_.keeps(r, begin, end)) return;
   name_thread(r, 0, "MPI");
   std::ostream& os = next_event();
   os << R"({"ph":"X","pid":)" << r << R"(,"tid":0,"ts":)" << micros_text(begin) << R"(,"dur":)"
@@ -105,7 +105,7 @@ void TraceEventWriter::call_interval(RankId r, SimTime begin, SimTime end, const
 }
 
 void TraceEventWriter::cpu_busy(RankId r, uint8_t cpu, CpuUse use, SimTime begin, SimTime end) {
-  if (begin == end || !filter_.keeps(r) || !filter_.overlaps(begin, end)) return;
+  if (begin == end || !filter_.keeps(r, begin, end)) return;
   const int tid = 1 + cpu;
   name_thread(r, tid, "CPU " + std::to_string(cpu));
   next_event() << R"({"ph":"X","pid":)" << r << R"(,"tid":)" << tid << R"(,"ts":)" << micros_text(begin)
@@ -115,7 +115,7 @@ void TraceEventWriter::cpu_busy(RankId r, uint8_t cpu, CpuUse use, SimTime begin
 
 void TraceEventWriter::message(const MessageRecord& m) {
   const uint64_t id = messages_++;
-  if (!(filter_.keeps(m.src) || filter_.keeps(m.dst)) || !filter_.overlaps(m.sent, m.arrived)) return;
+  if (!filter_.keeps(m)) return;
   name_process(m.src);
   name_process(m.dst);
   write_flow_end('s', m, m.src, m.sent, id);

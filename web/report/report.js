@@ -370,7 +370,7 @@
     const tooltip = (items) => {
       const r = ranks[items[0].dataIndex];
       const total = breakdownKinds.reduce((s, k) => s + (r[k + '_ps'] || 0), 0) || 1;
-      return '<b>' + run.rank_names[r.rank] + '</b>, finished at ' + formatTime(r.finish_ps) + '<br>' +
+      return '<b>' + echarts.format.encodeHTML(run.rank_names[r.rank]) + '</b>, finished at ' + formatTime(r.finish_ps) + '<br>' +
         breakdownKinds.map((k) => items.find((it) => it.seriesName === kindNames[k]).marker + kindNames[k] + ': ' +
           formatTime(r[k + '_ps'] || 0) + ' (' + formatPercent((r[k + '_ps'] || 0) / total) + ')').join('<br>');
     };

@@ -172,7 +172,7 @@ void Executor::note_sent(uint32_t msg_id, SimTime t) {
 }
 
 void Executor::report_message(const Msg& m, uint32_t msg_id, SimTime arrived) {
-  sink_->message(MessageRecord{m.src, m.dst, m.size, m.tag, m.context, msg_sent_[msg_id], arrived});
+  sink_->message(MessageRecord{m.src, m.dst, m.size, m.tag, m.context, msg_sent_[msg_id], arrived, m.cpu});
 }
 
 void Executor::start_send(SimTime t, OpId id) {

@@ -63,7 +63,7 @@ void TraceEventWriter::start_run(const RunInfo& info) {
   rank_host_ = info.rank_host;
   process_named_.assign(rank_host_.size(), false);
   thread_named_.clear();
-  flow_tid_ = info.format == "ti" ? 0 : 1;
+  calls_ = info.format != "goal";
   messages_ = 0;
   first_event_ = true;
   out_ << R"({"displayTimeUnit":"ns","traceEvents":[)";
@@ -126,7 +126,7 @@ void TraceEventWriter::write_flow_end(char phase, const MessageRecord& m, RankId
   std::ostream& os = next_event();
   os << R"({"ph":")" << phase << '"';
   if (phase == 'f') os << R"(,"bp":"e")";
-  os << R"(,"id":)" << id << R"(,"pid":)" << rank << R"(,"tid":)" << flow_tid_ << R"(,"ts":)" << micros_text(t)
+  os << R"(,"id":)" << id << R"(,"pid":)" << rank << R"(,"tid":)" << (calls_ ? 0 : 1 + m.cpu) << R"(,"ts":)" << micros_text(t)
      << R"(,"name":"msg","cat":")" << (m.collective() ? "collective" : "p2p") << R"(","args":{"bytes":)" << m.bytes
      << R"(,"tag":)" << m.tag << "}}";
 }

@@ -20,7 +20,8 @@
 //              "recv overhead" (cat "cpu"); zero-length intervals are not written
 //   flows      one arrow per message, name "msg", cat "p2p" or "collective", args bytes and tag:
 //              "s" at `sent` on the sender, "f" at `arrived` on the receiver, bound to the MPI
-//              thread when the front-end reports calls (TI) and to CPU 0's thread otherwise. The
+//              thread when the front-end reports calls (TI, online) and otherwise to the thread of
+//              the CPU the message was sent and received on (MessageRecord::cpu). The
 //              flow id is the message's number in the run (filtering does not renumber).
 //
 // Filter (TraceFilter): slices of kept ranks that overlap [from, to] (nothing is clipped); a
@@ -70,7 +71,7 @@ class TraceEventWriter final : public RunObserver {
   std::vector<std::string> rank_host_;
   std::vector<bool> process_named_;
   std::unordered_set<uint64_t> thread_named_;  // rank * 512 + tid
-  int flow_tid_ = 1;
+  bool calls_ = false;  // the front-end reports calls: flows bind to the MPI thread
   uint64_t messages_ = 0;
   bool first_event_ = true;
 };

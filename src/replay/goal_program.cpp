@@ -48,4 +48,11 @@ std::string GoalProgram::describe_blocked(RankId r) const {
   return out;
 }
 
+double GoalProgram::progress() const {
+  uint64_t left = 0;
+  for (uint32_t n : remaining_) left += n;
+  const size_t total = g_.op_count();
+  return total == 0 ? -1.0 : 1.0 - static_cast<double>(left) / static_cast<double>(total);
+}
+
 }  // namespace simfab

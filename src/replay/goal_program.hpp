@@ -25,6 +25,8 @@ class GoalProgram final : public Program {
   void on_completed(OpId op, SimTime t) override;
   bool rank_finished(RankId r) const override { return remaining_[static_cast<size_t>(r)] == 0; }
   std::string describe_blocked(RankId r) const override;
+  // Ops completed over all ops (progress output). O(ranks).
+  double progress() const override;
 
  private:
   void release(OpId op, SimTime t, bool immediate);

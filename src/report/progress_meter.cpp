@@ -36,7 +36,7 @@ std::string ProgressMeter::status(SimTime now, double events_per_s, int finished
   std::string s = "simfab: " + human_time(now) + " simulated, " + rate(events_per_s) + "events/s, " +
                   std::to_string(finished) + "/" + std::to_string(ranks) + " ranks finished";
   if (fraction >= 0) {
-    s += ", " + fixed(100 * fraction, 0) + " % of the trace";
+    s += ", " + fixed(100 * fraction, 0) + " % of the application";
     if (fraction > 0.001 && elapsed_s >= 1) s += ", ~" + duration(elapsed_s * (1 - fraction) / fraction) + " left";
   }
   return s;

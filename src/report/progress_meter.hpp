@@ -1,10 +1,11 @@
 // ProgressMeter: one status line on a terminal while a long simulation runs, e.g.
-//   simfab: 12.5 ms simulated, 3.2 M events/s, 24/64 ranks finished, 41 % of the trace, ~18 s left
+//   simfab: 12.5 ms simulated, 3.2 M events/s, 24/64 ranks finished, 41 % of the application, ~18 s left
 // It is an Engine::Monitor: the event loop polls it every 65,536 events; it reads the wall clock
 // there, draws at the first poll and then at most twice a second, so it costs one clock read per
 // 65,536 events. The
 // estimate of what is left is linear in the fraction of the application done (Program::progress:
-// bytes of the trace read), shown only once a second has passed and the fraction is known.
+// bytes of a TI trace read, ops of a GOAL schedule completed), shown only once a second has passed
+// and the fraction is known.
 // The CLI enables it only when stderr is a terminal (or --progress always), so logs and pipes
 // stay clean; done() erases the line.
 #pragma once

@@ -42,7 +42,7 @@ with tempfile.TemporaryDirectory() as tmp:
     p = subprocess.run(run + ["--progress", "always"], capture_output=True)  # bytes: keep the \r
     err = p.stderr.decode()
     check(p.returncode == 0, "--progress always failed")
-    check("events/s" in err and f"/{ranks} ranks finished" in err and "% of the trace" in err,
+    check("events/s" in err and f"/{ranks} ranks finished" in err and "% of the application" in err,
           f"--progress always printed {err!r}")
     check(err.startswith("\r\033[K") and err.endswith("\r\033[K"), f"the status line is not redrawn in place: {err!r}")
 

@@ -184,3 +184,23 @@ TEST(Activity, ProgressIsTheFractionOfTheTraceRead) {
 
 }  // namespace
 }  // namespace simfab
+
+namespace simfab {
+namespace {
+
+TEST(Activity, GoalProgressCountsCompletedOps) {
+  GoalSchedule g = parse_goal_text(testing::dissemination_goal(8, 64), "progress.goal");
+  Platform platform = Platform::ideal(g.num_ranks);
+  Engine engine;
+  LogGOPSNetwork net(engine, platform, testing::params(10, 20, 30, 1, 0));
+  GoalProgram prog(g);
+  std::vector<HostId> hosts(static_cast<size_t>(g.num_ranks));
+  for (int r = 0; r < g.num_ranks; ++r) hosts[static_cast<size_t>(r)] = r;
+  EXPECT_DOUBLE_EQ(prog.progress(), 0.0);  // nothing completed yet
+  Executor ex(engine, net, g.ops, prog, hosts);
+  ex.run();
+  EXPECT_DOUBLE_EQ(prog.progress(), 1.0);
+}
+
+}  // namespace
+}  // namespace simfab

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
 """The progress line (report/progress_meter.hpp): shown on stderr when it is a terminal (here a
 pseudo-terminal made by util-linux's `script`), never when stderr is a file or a pipe, and not with
---progress never or --quiet (unless --progress always). The trace is a 32-rank ring of 3,000 isend/irecv/waitall rounds per rank, over
-65,536 events, so the event loop polls the meter at least once.
+--progress never or --quiet (unless --progress always). The trace is a 32-rank ring of 1,000
+isend/irecv/waitall rounds per rank (about 96,000 events, over the 65,536 after which the event
+loop first polls the meter).
 
 usage: run_progress.py SIMFAB ROOT"""
 import os
@@ -13,7 +14,7 @@ import tempfile
 
 simfab = os.path.abspath(sys.argv[1])
 platform = os.path.join(sys.argv[2], "examples", "platforms", "dragonfly_9g.yaml")
-ranks, rounds = 32, 3000
+ranks, rounds = 32, 1000
 failures = []
 
 

@@ -84,6 +84,7 @@ struct RunOutputs::Impl {
   bool reproducible = false;
   bool made_stats_dir = false;  // this run created it: removed again unless the run succeeds
   bool finished = false;
+  nlohmann::ordered_json result;  // the --json document, built once in finish() for both users
   std::unique_ptr<AtomicFile> json_file, trace_file, paje_file;
   std::unique_ptr<RunStats> stats;
   std::unique_ptr<TraceEventWriter> trace;
@@ -145,9 +146,9 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, 
     m.recorder.add(m.stats.get());
   }
   if (m.trace_file) {
-    m.trace = std::make_unique<TraceEventWriter>(m.trace_file->stream(), o.filter, [&m](const RunResult& r) {
+    m.trace = std::make_unique<TraceEventWriter>(m.trace_file->stream(), o.filter, [&m](const RunResult&) {  // m.result: this run's --json document
       nlohmann::ordered_json j;
-      j["result"] = nlohmann::ordered_json::parse(result_json(r, *m.cfg, m.reproducible));
+      j["result"] = m.result;
       j["stats"] = m.stats->to_json();
       return j;
     });
@@ -164,8 +165,9 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, 
 
 void RunOutputs::finish(const RunResult& result) {
   Impl& m = *impl_;
+  if (m.json_file || m.trace_file) m.result = result_json_value(result, *m.cfg, m.reproducible);
   if (!m.recorder.empty()) m.recorder.finish(result);
-  if (m.json_file) m.json_file->stream() << result_json(result, *m.cfg, m.reproducible);
+  if (m.json_file) m.json_file->stream() << m.result.dump(2) << '\n';
   if (!m.options.stats_dir.empty()) m.stats->write_csv(m.options.stats_dir);
   for (AtomicFile* f : {m.json_file.get(), m.trace_file.get(), m.paje_file.get()})
     if (f) f->commit();

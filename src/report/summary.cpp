@@ -84,6 +84,10 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
 }
 
 std::string result_json(const RunResult& r, const Config& cfg, bool reproducible) {
+  return result_json_value(r, cfg, reproducible).dump(2) + "\n";
+}
+
+nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, bool reproducible) {
   const ExecutionResult& e = r.exec;
   nlohmann::ordered_json j;
   j["version"] = SIMFAB_VERSION;
@@ -106,7 +110,7 @@ std::string result_json(const RunResult& r, const Config& cfg, bool reproducible
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;
-  return j.dump(2) + "\n";
+  return j;
 }
 
 }  // namespace simfab

@@ -19,6 +19,7 @@
 //                      and peak memory; 0 with --reproducible, so two runs give byte-identical files
 #pragma once
 
+#include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
 
@@ -29,6 +30,8 @@ namespace simfab {
 
 void print_summary(std::ostream& os, const RunResult& r, const Config& cfg);
 std::string result_json(const RunResult& r, const Config& cfg, bool reproducible);
+// The same document as a JSON value (the --trace-out file embeds it under "simfab").
+nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, bool reproducible);
 // "5.654 ns": a time with an SI prefix and 4 significant digits.
 std::string human_time(SimTime t);
 

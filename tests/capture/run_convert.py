@@ -31,16 +31,9 @@ FIX = os.path.join(SRC, "tests", "capture", "fixtures")
 CLUSTER = os.path.join(SRC, "examples", "platforms", "cluster16.yaml")
 LOGGOPS = ["--cfg", "loggops/L=2500", "--cfg", "loggops/o=1500", "--cfg", "loggops/g=1000",
            "--cfg", "loggops/G=6", "--cfg", "loggops/O=0", "--cfg", "loggops/S=65535"]
-passed = failed = 0
-
-
-def check(name, cond, expectation, actual):
-    global passed, failed
-    if cond:
-        passed += 1
-    else:
-        failed += 1
-        print(f"FAIL {name}\n  Expectation: {expectation}\n  Actual: {actual}")
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+import golden_check  # noqa: E402  (the shared check counter of the CLI test scripts)
+from golden_check import check  # noqa: E402
 
 
 def run(args, cwd=None):
@@ -213,7 +206,6 @@ def edit(path, fn):
 
 
 def bad(name, prepare, expects, extra=()):
-    global passed, failed
     with tempfile.TemporaryDirectory() as d:
         src = copy_ring(d)
         inputs = prepare(src) or [src]
@@ -389,5 +381,5 @@ if shutil.which("mpirun") and shutil.which("mpicc") and os.path.exists(LIB):
 else:
     print("note: no mpirun/mpicc or no " + LIB + ": the real-capture section is skipped")
 
-print(f"{passed} passed, {failed} failed")
-sys.exit(1 if failed else 0)
+print(f"{golden_check.passed} passed, {golden_check.failed} failed")
+sys.exit(1 if golden_check.failed else 0)

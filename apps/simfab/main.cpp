@@ -130,6 +130,7 @@ int cmd_config(const std::vector<std::string>& args) {
 
 int report_deadlock(const RunResult& r) {
   std::cout.flush();
+  if (!r.exec.network_stuck.empty()) std::cerr << "simfab: the network deadlocked: " << r.exec.network_stuck << "\n";
   std::cerr << "simfab: deadlock: the application can make no more progress; " << r.exec.blocked.size() << " of "
             << r.num_ranks << " ranks are blocked:\n";
   size_t shown = 0;

@@ -507,6 +507,7 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
   res.events = monitor ? engine_.run(*monitor) : engine_.run();
+  res.network_stuck = net_.stuck();
   const size_t n = rank_host_.size();
   res.finish.resize(n);
   for (size_t r = 0; r < n; ++r) {

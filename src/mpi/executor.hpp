@@ -84,6 +84,7 @@ struct ExecutionResult {
   uint64_t events = 0;
   uint64_t unmatched_messages = 0;  // sent, delivered, never received
   std::vector<BlockedRank> blocked;  // non-empty: deadlock
+  std::string network_stuck;         // non-empty: the network itself deadlocked (Network::stuck)
 };
 
 class Executor : private cpu::CpuClient {

@@ -71,6 +71,13 @@ struct LinkUsage {
   SimTime busy;         // time with at least one flow on it
   uint32_t peak_flows = 0;  // most flows on it at once
   uint64_t flows = 0;   // flows that crossed it
+  // Packet models only (net/packet): packets, time with packets waiting for credits and none able
+  // to go, FECN marks set on it, and its downstream buffer's occupancy (bytes, peak and mean).
+  uint64_t packets = 0;
+  SimTime credit_stall;
+  uint64_t fecn = 0;
+  uint64_t peak_queue_bytes = 0;
+  double mean_queue_bytes = 0;
 };
 struct NetworkStats {
   bool present = false;      // false: the model keeps no such statistics
@@ -80,6 +87,12 @@ struct NetworkStats {
   uint64_t recomputed = 0;   // flow rates recomputed, summed over the solves
   double flow_seconds = 0;   // sum over flows of their sharing-phase duration
   std::vector<LinkUsage> links;  // links that carried traffic, in platform order
+  // Packet models only: packets injected, packet hops, FECN marks and BECNs (CNPs received).
+  bool packet = false;
+  uint64_t packets = 0;
+  uint64_t packet_hops = 0;
+  uint64_t fecn = 0;
+  uint64_t becn = 0;
 };
 
 class Network {
@@ -102,6 +115,10 @@ class Network {
   virtual void control(const NetMessage& m);
 
   virtual NetworkStats statistics() const { return {}; }
+
+  // Called when the event queue has drained: why messages the model accepted were never
+  // delivered (a packet model's credit cycle), or empty when none is pending.
+  virtual std::string stuck() const { return {}; }
 
   // Configuration keys whose effective value the model derived itself (e.g. from the platform's
   // routes) instead of reading it, as (key, description): recorded in the results.

@@ -2,6 +2,7 @@
 
 #include "net/flow/flow_network.hpp"
 #include "net/loggops/loggops_network.hpp"
+#include "net/packet/packet_network.hpp"
 
 namespace simfab {
 
@@ -11,6 +12,8 @@ const std::vector<NetworkModelInfo>& network_models() {
       {"flow", "flow-level model: max-min fair bandwidth sharing over routes, SMPI-style size tables [seed 003]"},
       {"smpi", "SimGrid 3.32's SMPI model (smpirun's default): the flow model with SimGrid's factors, penalties, "
                "cross traffic and thresholds, configured by SimGrid's own keys (smpi/..., network/...) [seed 003]"},
+      {"packet", "packet-level InfiniBand-style model: MTU packets, per-VL credit flow control, VL arbitration, "
+                 "congestion control (FECN/BECN), PCIe sink; host overheads from loggops/o, O, S [seed 004]"},
   };
   return models;
 }
@@ -27,6 +30,7 @@ void register_network_keys(Config& cfg) {
   register_loggops_keys(cfg);
   flow::register_flow_keys(cfg);
   flow::register_smpi_keys(cfg);
+  packet::register_packet_keys(cfg);
 }
 
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
@@ -34,6 +38,7 @@ std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, 
   if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg);
   if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::flow_params(cfg));
   if (name == "smpi") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::smpi_params(cfg));
+  if (name == "packet") return std::make_unique<packet::PacketNetwork>(engine, platform, packet::packet_params(cfg));
   SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
   return nullptr;
 }

@@ -308,7 +308,14 @@ NetworkStats FlowNetwork::statistics() const {
   std::sort(used.begin(), used.end(), [](const LinkState* a, const LinkState* b) { return a->link < b->link; });
   for (const LinkState* s : used) {
     const Link& l = platform_.link(s->link);
-    st.links.push_back(LinkUsage{l.name, l.bandwidth_Bps, s->bytes, s->busy, s->peak, s->flows});
+    LinkUsage u;
+    u.name = l.name;
+    u.bandwidth_Bps = l.bandwidth_Bps;
+    u.bytes = s->bytes;
+    u.busy = s->busy;
+    u.peak_flows = s->peak;
+    u.flows = s->flows;
+    st.links.push_back(std::move(u));
   }
   return st;
 }

@@ -25,12 +25,13 @@ void register_loggops_keys(Config& cfg) {
                "LogGOPS eager threshold S: messages of more than S bytes use rendezvous", {}});
 }
 
-namespace {
-LogGOPSParams params_from(const Config& cfg) {
+LogGOPSParams loggops_params(const Config& cfg) {
   return LogGOPSParams{cfg.time("loggops/L"),      cfg.time("loggops/o"),
                        cfg.time("loggops/g"),      cfg.per_byte("loggops/G"),
                        cfg.per_byte("loggops/O"),  cfg.bytes("loggops/S")};
 }
+
+namespace {
 
 // (size-1) * cost, rounded to the nearest ps; saturates at the end of time (an absurd message
 // then makes the executor report the overflow instead of wrapping around).
@@ -46,7 +47,7 @@ LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPS
     : engine_(engine), platform_(platform), p_(params) {}
 
 LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg)
-    : engine_(engine), platform_(platform), p_(params_from(cfg)) {
+    : engine_(engine), platform_(platform), p_(loggops_params(cfg)) {
   route_L_ = !platform.is_ideal() && !cfg.is_explicit("loggops/L");
   route_G_ = !platform.is_ideal() && !cfg.is_explicit("loggops/G");
   per_hop_ = cfg.time("loggops/L-per-hop");

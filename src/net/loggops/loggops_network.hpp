@@ -81,5 +81,7 @@ class LogGOPSNetwork final : public Network {
 
 // Declares loggops/* keys.
 void register_loggops_keys(Config& cfg);
+// The loggops/* values as set (no route derivation).
+LogGOPSParams loggops_params(const Config& cfg);
 
 }  // namespace simfab

@@ -283,7 +283,7 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   SimTime e = now + ser(c, p.bytes);
   if (from_switch) e = max(e, p.tail_at + p_.switch_latency + ser(c, last_flit));
   if (high >= 0) arbiter_.charge(c.arb, ArbChoice{static_cast<int>(vl), high == 1}, p.bytes);
-  if (p_.cc && from_switch && !g.cnp && queued_for_[olane] + p.blocks > cc_threshold_blocks_ &&
+  if (p_.cc && from_switch && !g.cnp && !p.fecn && queued_for_[olane] + p.blocks > cc_threshold_blocks_ &&
       cc_.mark(c.mark_counter)) {
     p.fecn = true;
     ++c.fecn;

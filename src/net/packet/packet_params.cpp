@@ -43,10 +43,10 @@ void register_packet_keys(Config& cfg) {
   key("packet/cc-threshold", CfgType::kText, "0.6",
       "congestion: packets queued for a switch output VL above this fraction of one VL buffer (0-1]");
   key("packet/cc-marking-rate", CfgType::kInt, "0", "packets left unmarked between two FECN marks");
-  key("packet/cc-cct-step", CfgType::kTime, "50ns", "CCT[i] = i x step: injection delay after a packet");
+  key("packet/cc-cct-step", CfgType::kTime, "1us", "CCT[i] = i x step: injection delay after a packet");
   key("packet/cc-cct-size", CfgType::kInt, "128", "entries of the congestion control table (CCTI_Limit + 1)");
   key("packet/cc-increase", CfgType::kInt, "1", "CCTI_Increase: CCT index added per BECN");
-  key("packet/cc-timer", CfgType::kTime, "20us", "CCTI_Timer: the CCT index drops by one per period");
+  key("packet/cc-timer", CfgType::kTime, "150us", "CCTI_Timer: the CCT index drops by one per period");
   key("packet/check-credits", CfgType::kBool, "false",
       "check credit conservation on every link after every event (slow; for validation)");
 }

@@ -28,10 +28,10 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
       cap_blocks_(p_.vl_buffer / p_.flit),
       cc_threshold_blocks_(static_cast<uint32_t>(std::ceil(p_.cc_threshold * (p_.vl_buffer / p_.flit)))) {
   engine_.set_handler(EventKind::kNetwork, this);
-  const size_t links = platform.links().size();
+  const size_t links = 2 * platform.links().size();  // channels: both directions of every link
   chans_.resize(links);
   for (size_t l = 0; l < links; ++l) {
-    const Link& k = platform.link(static_cast<LinkId>(l));
+    const Link& k = platform.link(static_cast<LinkId>(l / 2));
     chans_[l].ps_per_byte = p_.link_ps_per_byte > 0 ? p_.link_ps_per_byte : 1e12 / k.bandwidth_Bps;
     chans_[l].latency = k.latency;
   }
@@ -82,8 +82,25 @@ uint32_t PacketNetwork::new_msg(const NetMessage& m, bool cnp) {
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route between host '" + platform_.host(m.src).name +
                                                               "' and host '" + platform_.host(m.dst).name +
                                                               "' (a message needs one)");
-  for (LinkId l : route_buf_)
-    if (platform_.is_hop(l)) g.route.push_back(l);
+  // Each hop's direction: a link is crossed from its `from` node (channel 2l) or, a half-duplex
+  // link on the way back, from its `to` node (channel 2l+1). A link without endpoints (declared
+  // under `links:` for explicit routes) is one channel shared by both directions, as SimGrid's
+  // SHARED link is one resource: declare it split-duplex for a buffer at each end.
+  NodeId at = host_node(m.src);
+  for (LinkId l : route_buf_) {
+    if (!platform_.is_hop(l)) continue;
+    const Link& k = platform_.link(l);
+    LinkId dir = 0;
+    if (k.from == kNoNode) {
+      dir = 0;
+    } else if (k.from == at || k.to != at) {
+      at = k.to;
+    } else {
+      dir = 1;
+      at = k.from;
+    }
+    g.route.push_back(2 * l + dir);
+  }
   if (g.route.size() > 60000)
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "a route of more than 60,000 hops");
   return id;
@@ -473,10 +490,8 @@ void PacketNetwork::complete(uint32_t id, SimTime now) {
 
 double PacketNetwork::load(LinkId l) const {
   double blocks = 0;
-  for (uint32_t v = 0; v < nvl_; ++v) {
-    const size_t lane = static_cast<size_t>(l) * nvl_ + v;
-    blocks += held_[lane] + queued_for_[lane];
-  }
+  for (size_t ch = 2 * static_cast<size_t>(l); ch < 2 * static_cast<size_t>(l) + 2; ++ch)
+    for (uint32_t v = 0; v < nvl_; ++v) blocks += held_[ch * nvl_ + v] + queued_for_[ch * nvl_ + v];
   return blocks;
 }
 

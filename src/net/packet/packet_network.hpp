@@ -2,8 +2,9 @@
 // §6 tests 12-15; seed 000 ch. 7 for flow control's effects). It runs in simfab's event queue, as
 // one more implementation of the Network contract (net/network.hpp): no coupling error.
 //
-// Elements. Every directed platform link that is a hop (platform/platform.hpp) is a channel: an
-// output port at its `from` node, a cable of latency lat and rate r (packet/link-rate, else the
+// Elements. Every direction of a platform link that is a hop (platform/platform.hpp) is a channel
+// (a half-duplex link crossed both ways is two, as a full-duplex cable is): an output port at its
+// upstream node, a cable of latency lat and rate r (packet/link-rate, else the
 // link's bandwidth), and an input buffer of packet/vl-buffer bytes per VL at its `to` node.
 // Links internal to a node (limiters, backbones, loopbacks) are crossbars here: not modelled.
 // A message follows the platform's route (topology routing; adaptive routings read each link's
@@ -206,7 +207,8 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   uint32_t new_msg(const NetMessage& m, bool cnp);
   SimTime ser(const Chan& c, uint32_t bytes) const;
   void check_credits() const;
-  std::string link_name(LinkId l) const { return platform_.link(l).name; }
+  // Channel c is direction c % 2 of platform link c / 2 (1: a half-duplex link crossed backwards).
+  std::string link_name(LinkId c) const { return platform_.link(c / 2).name + (c % 2 ? " (reverse)" : ""); }
   uint32_t inputs() const { return static_cast<uint32_t>(chans_.size()); }
   bool is_injector(uint32_t input) const { return input >= inputs(); }
   LinkId out_of_input(uint32_t input) const { return static_cast<LinkId>(input % inputs()); }
@@ -221,7 +223,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   uint32_t cap_blocks_;
   uint32_t cc_threshold_blocks_;
 
-  std::vector<Chan> chans_;  // one per platform link (non-hop links stay unused)
+  std::vector<Chan> chans_;  // two per platform link, 2l and 2l+1 (unused ones stay idle)
   // Per lane = input * nvl + vl. Inputs 0..L-1 are channel c's downstream buffer; inputs L..2L-1
   // are the injector of the HCA whose output is channel c (input L + c).
   std::vector<uint32_t> fifo_head_;  // channel lanes: buffered packets, oldest first

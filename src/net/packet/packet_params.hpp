@@ -50,7 +50,8 @@
 //   packet/cc-increase        1           A10 CCTI_Increase per BECN
 //   packet/cc-timer           150 us      A10 CCTI_Timer: the period after which CCTI drops by one
 //                              (step and timer are simfab's choice, tuned on the 28-to-1 hot spot of
-//                              tests/packet: victims recover to within 10 % of their unloaded time)
+//                              tests/packet: victims get 47-75 % of their unloaded rate back, from
+//                              3 % without CC)
 //   packet/check-credits      false       credit-conservation checking mode (slow)
 // Host overheads and the eager/rendezvous threshold are LogGOPS's o, O and S (loggops/o, O, S),
 // as in seed 004's coupling, where LogGOPSim keeps them and the IB model moves the bytes.

@@ -6,7 +6,7 @@ namespace simfab::packet {
 // whose weight is restored when the turn comes back to it).
 int VlArbiter::pick(const std::vector<VlArbEntry>& t, uint8_t& at, int32_t& left, uint32_t eligible) {
   if (t.empty()) return -1;
-  if (left < 0) left = t[at].weight;
+  if (left == ArbState::kUnloaded) left = t[at].weight;
   for (size_t step = 0; step <= t.size(); ++step) {
     const VlArbEntry& e = t[at];
     if (left > 0 && (eligible >> e.vl & 1u)) return e.vl;

@@ -29,8 +29,11 @@ namespace simfab::packet {
 struct ArbState {
   uint8_t high_at = 0;
   uint8_t low_at = 0;
-  int32_t high_left = -1;  // weight left of the current entry, in 64-B blocks; -1: not loaded yet
-  int32_t low_left = -1;
+  // Weight left of the current entry, in 64-B blocks (negative after an overdraw); kUnloaded
+  // before the first choice.
+  static constexpr int32_t kUnloaded = INT32_MIN;
+  int32_t high_left = kUnloaded;
+  int32_t low_left = kUnloaded;
   uint32_t high_bytes = 0;  // high-priority bytes since the last low-priority packet
 };
 

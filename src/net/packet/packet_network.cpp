@@ -297,8 +297,19 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   Packet& p = packets_[pid];
   const Msg& g = msgs_[p.msg];
   const uint32_t last_flit = p.bytes - (p.blocks - 1u) * p_.flit;
-  SimTime e = now + ser(c, p.bytes);
-  if (from_switch) e = max(e, p.tail_at + p_.switch_latency + ser(c, last_flit));
+  const bool last = p.hop + 1u == g.route.size();
+  SimTime e;
+  if (p_.flit_exact) {
+    e = flit_hop(c, pid, now, from_switch);
+    p.head_ready = flit_at_[pid].front() + (last ? SimTime::zero() : p_.switch_latency);
+    p.tail_at = flit_at_[pid].back();
+  } else {
+    e = now + ser(c, p.bytes);
+    if (from_switch) e = max(e, p.tail_at + p_.switch_latency + ser(c, last_flit));
+    p.head_ready = now + c.latency + ser(c, std::min(p.bytes, static_cast<uint16_t>(p_.flit))) +
+                   (last ? SimTime::zero() : p_.switch_latency);
+    p.tail_at = e + c.latency;
+  }
   if (high >= 0) arbiter_.charge(c.arb, ArbChoice{static_cast<int>(vl), high == 1}, p.bytes);
   if (p_.cc && from_switch && !g.cnp && !p.fecn && queued_for_[olane] + p.blocks > cc_threshold_blocks_ &&
       cc_.mark(c.mark_counter)) {
@@ -312,10 +323,6 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   credits_[olane] -= p.blocks;
   held_[olane] += p.blocks;
   occupancy(o, p.bytes, now);
-  const bool last = p.hop + 1u == g.route.size();
-  p.head_ready = now + c.latency + ser(c, std::min(p.bytes, static_cast<uint16_t>(p_.flit))) +
-                 (last ? SimTime::zero() : p_.switch_latency);
-  p.tail_at = e + c.latency;
   if (!last) queued_for_[static_cast<size_t>(g.route[p.hop + 1u]) * nvl_ + vl] += p.blocks;
   // Into the downstream buffer lane (input o, this VL), behind what it already holds.
   const size_t dlane = olane;
@@ -329,6 +336,30 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   ++packet_hops_;
   engine_.schedule(p.head_ready, EventKind::kNetwork, kHead << kEvShift | uint64_t{p.hop} << 32 | pid);
   engine_.schedule(e, EventKind::kNetwork, kOutFree << kEvShift | static_cast<uint64_t>(o));
+}
+
+// The flit-exact hop (packet/flit-exact): flit k of the packet leaves at
+//   d_k = max(d_{k-1} + ser(flit_{k-1}), a_k + t_sw)      (a_k: its arrival; no a_k at the HCA)
+// and arrives downstream at d_k + ser(flit_k) + lat. The packet-level hop in send() is the same
+// when the a_k are evenly spaced (then the bound is met by the first or the last flit); this mode
+// checks it, at O(flits) per hop. Returns when the last flit has left (the output is free).
+SimTime PacketNetwork::flit_hop(const Chan& c, uint32_t pid, SimTime start, bool from_switch) {
+  const Packet& p = packets_[pid];
+  if (flit_at_.size() <= pid) flit_at_.resize(pid + 1);
+  std::vector<SimTime>& a = flit_at_[pid];
+  a.resize(p.blocks);
+  SimTime d = start;
+  for (uint32_t k = 0; k < p.blocks; ++k) {
+    if (from_switch) d = max(d, a[k] + p_.switch_latency);
+    const SimTime end = d + ser(c, k + 1u < p.blocks ? p_.flit : p.bytes - k * p_.flit);
+    a[k] = end + c.latency;
+    d = end;
+  }
+  return d;
+}
+
+SimTime PacketNetwork::sink_time(uint32_t bytes) const {
+  return SimTime::ps(static_cast<int64_t>(std::ceil(p_.sink_ps_per_byte * bytes - 1e-9)));
 }
 
 void PacketNetwork::occupancy(LinkId l, int64_t delta, SimTime now) {
@@ -423,8 +454,15 @@ void PacketNetwork::sink_push(HostId h, uint32_t pid, SimTime now) {
 void PacketNetwork::sink_start(HostId h, SimTime now) {
   Sink& s = sinks_[static_cast<size_t>(h)];
   const Packet& p = packets_[s.queue.front()];
-  const SimTime drain = SimTime::ps(static_cast<int64_t>(std::ceil(p_.sink_ps_per_byte * p.bytes - 1e-9)));
-  const SimTime done = max(now + drain, p.tail_at) + p_.sink_packet_overhead;
+  const uint32_t last_flit = p.bytes - (p.blocks - 1u) * p_.flit;
+  SimTime done = max(now + sink_time(p.bytes), p.tail_at + sink_time(last_flit));
+  if (p_.flit_exact) {  // flit by flit: each is drained once it has arrived and the previous one is
+    done = now;
+    const std::vector<SimTime>& at = flit_at_[s.queue.front()];
+    for (size_t k = 0; k < at.size(); ++k)
+      done = max(done, at[k]) + sink_time(k + 1 < at.size() ? p_.flit : last_flit);
+  }
+  done += p_.sink_packet_overhead;
   s.busy = true;
   engine_.schedule(done, EventKind::kNetwork, kSink << kEvShift | static_cast<uint64_t>(h));
 }

@@ -44,8 +44,11 @@
 //
 // Sink (seed 004 §2.7 "sink"). The destination HCA drains its input buffer at the PCIe rate, one
 // packet at a time in arrival order: a packet whose head arrived at t_h (and whose tail arrives at
-// T) is consumed at max(start + b x sink-rate, T) + sink-packet-overhead, start = max(t_h, the
-// previous packet's end). Slow sinks hold credits and back-pressure the fabric. A message is
+// T) is consumed at max(start + b x sink-rate, T + f_last x sink-rate) + sink-packet-overhead,
+// start = max(t_h, the previous packet's end).
+//
+// Flit-exact mode (packet/flit-exact, for validation): the same hops computed flit by flit
+// (flit_hop), O(flits) per hop instead of O(1); tests/packet checks both give identical results. Slow sinks hold credits and back-pressure the fabric. A message is
 // delivered when its last packet is consumed, in issue order per stream (Network's contract).
 //
 // Congestion control (packet/cc): congestion_control.hpp. CNPs are one-packet messages of H
@@ -206,6 +209,8 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   void send_cnp(const Msg& data, SimTime now);
   uint32_t new_msg(const NetMessage& m, bool cnp);
   SimTime ser(const Chan& c, uint32_t bytes) const;
+  SimTime sink_time(uint32_t bytes) const;
+  SimTime flit_hop(const Chan& c, uint32_t pid, SimTime start, bool from_switch);
   void check_credits() const;
   // Channel c is direction c % 2 of platform link c / 2 (1: a half-duplex link crossed backwards).
   std::string link_name(LinkId c) const { return platform_.link(c / 2).name + (c % 2 ? " (reverse)" : ""); }
@@ -241,6 +246,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   std::unordered_map<uint32_t, Fifo<uint32_t>> cnps_;    // injector lane -> CNPs, sent first
   std::vector<SimTime> wake_at_;  // per channel: pending congestion-control wake-up, or never
 
+  std::vector<std::vector<SimTime>> flit_at_;  // packet/flit-exact: per packet, its flits' arrivals
   std::vector<Sink> sinks_;
   SlotPool<Packet> packets_;
   SlotPool<Msg> msgs_;

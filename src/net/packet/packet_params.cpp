@@ -47,6 +47,8 @@ void register_packet_keys(Config& cfg) {
   key("packet/cc-cct-size", CfgType::kInt, "128", "entries of the congestion control table (CCTI_Limit + 1)");
   key("packet/cc-increase", CfgType::kInt, "1", "CCTI_Increase: CCT index added per BECN");
   key("packet/cc-timer", CfgType::kTime, "150us", "CCTI_Timer: the CCT index drops by one per period");
+  key("packet/flit-exact", CfgType::kBool, "false",
+      "compute every hop flit by flit instead of by the packet-level closed form (validation; slower)");
   key("packet/check-credits", CfgType::kBool, "false",
       "check credit conservation on every link after every event (slow; for validation)");
 }
@@ -162,6 +164,7 @@ PacketParams packet_params(const Config& cfg) {
   p.cc_timer = cfg.time("packet/cc-timer");
   if (p.cc && p.cc_timer == SimTime::zero()) bad("packet/cc-timer", "must be positive when packet/cc is on");
   p.check_credits = cfg.boolean("packet/check-credits");
+  p.flit_exact = cfg.boolean("packet/flit-exact");
   p.host = loggops_params(cfg);
   p.host.g = SimTime::zero();
   p.host.G = 0;

@@ -53,6 +53,7 @@
 //                              tests/packet: victims get 47-75 % of their unloaded rate back, from
 //                              3 % without CC)
 //   packet/check-credits      false       credit-conservation checking mode (slow)
+//   packet/flit-exact         false       time every flit of every hop (validation; O(flits) per hop)
 // Host overheads and the eager/rendezvous threshold are LogGOPS's o, O and S (loggops/o, O, S),
 // as in seed 004's coupling, where LogGOPSim keeps them and the IB model moves the bytes.
 #pragma once
@@ -100,6 +101,7 @@ struct PacketParams {
   int cc_increase = 1;
   SimTime cc_timer = SimTime::ps(150'000'000);
   bool check_credits = false;
+  bool flit_exact = false;
   LogGOPSParams host;  // o, O, S (L, g, G unused)
 
   uint32_t payload() const { return mtu - header; }

@@ -87,8 +87,16 @@ struct NetworkStats {
   uint64_t recomputed = 0;   // flow rates recomputed, summed over the solves
   double flow_seconds = 0;   // sum over flows of their sharing-phase duration
   std::vector<LinkUsage> links;  // links that carried traffic, in platform order
-  // Packet models only: packets injected, packet hops, FECN marks and BECNs (CNPs received).
+  // Packet models only: packets injected, packet hops, FECN marks and BECNs (CNPs received), and
+  // the buffer occupancy over time of the (at most 16) ports with the highest mean occupancy, most
+  // occupied first: mean bytes per bin of queue_bin, up to the end of the run.
+  struct QueueSeries {
+    std::string name;
+    std::vector<double> mean_bytes;
+  };
   bool packet = false;
+  SimTime queue_bin;
+  std::vector<QueueSeries> queues;
   uint64_t packets = 0;
   uint64_t packet_hops = 0;
   uint64_t fecn = 0;

@@ -65,6 +65,12 @@ void RunStats::finish(const RunResult& result) {
   s.links = result.network.present ? network_links(result.network, s.makespan) : links_.rows(s.makespan);
   s.bin = links_.bin_width(s.makespan);
   s.timeline = links_.busiest(s.makespan);
+  s.packet = result.network.packet;
+  if (s.packet) {
+    s.ports = result.network.links;
+    s.queue_bin = result.network.queue_bin;
+    s.queues = result.network.queues;
+  }
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();

@@ -59,6 +59,9 @@
 //               "utilisation": number}]                                        platform order
 //    "link_timeline": {"bin_ps": int, "links": [{"name", "bytes": [int per bin]}]}
 //    "energy": {"total_j", "hosts": [{"name", "energy_j"}]}                    only when known
+//    "ports": [{"name", "packets", "credit_stall_ps", "fecn", "queue_mean_bytes",
+//               "queue_peak_bytes"}]                                           packet model only
+//    "port_queues": {"bin_ps", "ports": [{"name", "mean_bytes": [per bin]}]}   packet model only
 //   }
 //
 // CSV FILES (write_csv; each with a header row, all-or-nothing; times in seconds with exactly 12
@@ -72,6 +75,10 @@
 //   links.csv          name,bandwidth_Bps,bytes,busy_s,utilisation (busy_s empty when unknown)
 //   link_timeline.csv  link,bin,start_s,end_s,bytes (one row per plotted link and bin)
 //   energy.csv         host,energy_j (only when energy is known)
+//   ports.csv          name,packets,credit_stall_s,fecn,queue_mean_bytes,queue_peak_bytes (packet
+//                      model only: one row per link direction that carried packets)
+//   port_queues.csv    port,bin,start_s,end_s,mean_bytes (packet model: the 16 ports with the
+//                      highest mean buffer occupancy, at most 128 bins; NetworkStats::queues)
 //
 // Memory: O(ranks + communicating pairs + links carrying traffic) plus the bounded route cache and
 // timelines (route_cache.hpp, link_traffic.hpp); no event is stored.

@@ -96,6 +96,25 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
            << t.bytes[i] << '\n';
       }
   });
+  if (s.packet) {
+    write_table(dir, "ports.csv", "name,packets,credit_stall_s,fecn,queue_mean_bytes,queue_peak_bytes",
+                [&](std::ostream& os) {
+                  for (const LinkUsage& l : s.ports)
+                    os << field(l.name) << ',' << l.packets << ',' << seconds_text(l.credit_stall) << ',' << l.fecn
+                       << ',' << real(l.mean_queue_bytes) << ',' << l.peak_queue_bytes << '\n';
+                });
+    write_table(dir, "port_queues.csv", "port,bin,start_s,end_s,mean_bytes", [&](std::ostream& os) {
+      for (const NetworkStats::QueueSeries& q : s.queues)
+        for (size_t i = 0; i < q.mean_bytes.size(); ++i) {
+          const SimTime start = SimTime::ps(static_cast<int64_t>(i) * s.queue_bin.ps());
+          os << field(q.name) << ',' << i << ',' << seconds_text(start) << ',' << seconds_text(start + s.queue_bin)
+             << ',' << real(q.mean_bytes[i]) << '\n';
+        }
+    });
+  } else {  // as for energy.csv below: no stale packet tables from an earlier run
+    std::filesystem::remove(std::filesystem::path(dir) / "ports.csv");
+    std::filesystem::remove(std::filesystem::path(dir) / "port_queues.csv");
+  }
   if (s.energy_known)
     write_table(dir, "energy.csv", "host,energy_j", [&](std::ostream& os) {
       for (const HostEnergyRow& h : s.energy_hosts) os << field(h.name) << ',' << real(h.energy_j) << '\n';

@@ -74,6 +74,17 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
                         {"links", array_of(s.timeline, [](const TimelineSeries& t) {
                            return Json{{"name", t.name}, {"bytes", t.bytes}};
                          })}};
+  if (s.packet) {
+    j["ports"] = array_of(s.ports, [](const LinkUsage& l) {
+      return Json{{"name", l.name},           {"packets", l.packets}, {"credit_stall_ps", l.credit_stall.ps()},
+                  {"fecn", l.fecn},           {"queue_mean_bytes", l.mean_queue_bytes},
+                  {"queue_peak_bytes", l.peak_queue_bytes}};
+    });
+    j["port_queues"] = {{"bin_ps", s.queue_bin.ps()},
+                        {"ports", array_of(s.queues, [](const NetworkStats::QueueSeries& q) {
+                           return Json{{"name", q.name}, {"mean_bytes", q.mean_bytes}};
+                         })}};
+  }
   if (s.energy_known)
     j["energy"] = {{"total_j", s.energy_total_j},
                    {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {

@@ -3,6 +3,8 @@
 // per table). Definitions of every field are in report/run_stats.hpp, with the JSON schema.
 #pragma once
 
+#include "net/network.hpp"
+
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -81,6 +83,12 @@ struct StatsReport {
   bool energy_known = false;
   double energy_total_j = 0;
   std::vector<HostEnergyRow> energy_hosts;  // platform order
+  // Packet models (NetworkStats::packet): per port (link direction) its packets, credit stall,
+  // FECN marks and buffer occupancy, and the busiest ports' occupancy over time.
+  bool packet = false;
+  std::vector<LinkUsage> ports;                      // platform order
+  SimTime queue_bin;
+  std::vector<NetworkStats::QueueSeries> queues;     // highest mean occupancy first
 };
 
 }  // namespace simfab

@@ -272,6 +272,31 @@ if len(runs) == 2:
         want = json.load(open(GOLDEN))
         check("hot-spot figures match tests/golden/packet/hotspot.json", summary == want, want, summary)
 
+# --- --stats: ports.csv and port_queues.csv agree with each other and with the JSON -------------
+import csv  # noqa: E402
+stats_dir = os.path.join(TMP, "stats")
+p = subprocess.run([SIMFAB, "run", "--platform", ft8, "--goal", hot, "--cfg", "network/model=packet", "--stats",
+                    stats_dir, "--quiet"], capture_output=True, text=True, timeout=120)
+check("--stats under the packet model", p.returncode == 0, "exit 0", p.stderr[:300])
+if p.returncode == 0:
+    ports = {r["name"]: r for r in csv.DictReader(open(os.path.join(stats_dir, "ports.csv")))}
+    series = {}
+    for r in csv.DictReader(open(os.path.join(stats_dir, "port_queues.csv"))):
+        series.setdefault(r["port"], []).append((float(r["start_s"]), float(r["end_s"]), float(r["mean_bytes"])))
+    check("ports.csv: the hot spot's port filled its buffer and stalled on credits",
+          ports["ft_L1_0_0_DOWN"]["queue_peak_bytes"] == "8704" and float(ports["ft_L1_0_0_DOWN"]["credit_stall_s"]) > 1e-3,
+          "peak 8704 B, > 1 ms stall", ports.get("ft_L1_0_0_DOWN"))
+    check("port_queues.csv: at most 16 ports of at most 128 bins",
+          0 < len(series) <= 16 and all(len(v) <= 128 for v in series.values()), "<= 16 x 128", len(series))
+    makespan = runs["off"]["makespan_ps"] / 1e12 if "off" in runs else 0
+    for name, bins in list(series.items())[:4]:
+        # A bin's mean is its byte-time integral over its full width (the last bin, cut by the end
+        # of the run, too): the integral over the bins is the port's mean x makespan.
+        integral = sum(m * (e - s0) for s0, e, m in bins)
+        want = float(ports[name]["queue_mean_bytes"])
+        check(f"port_queues.csv integrates to ports.csv's mean for {name}",
+              abs(integral / makespan - want) <= 1e-6 * max(1.0, want) + 1e-3, want, integral / makespan)
+
 # --- virtual lanes: the victims (<= 300 KB) on SL 1 -> VL 1 escape the congestion tree of VL 0 ---
 j, _ = run(ft8, hot, "packet/vls=2", "packet/sl=1", "packet/sl-large=0", "packet/sl-threshold=300000",
            "packet/check-credits=yes")

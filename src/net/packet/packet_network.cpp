@@ -365,6 +365,7 @@ SimTime PacketNetwork::sink_time(uint32_t bytes) const {
 void PacketNetwork::occupancy(LinkId l, int64_t delta, SimTime now) {
   Chan& c = chans_[static_cast<size_t>(l)];
   c.occ_integral += static_cast<double>(c.occ_bytes) * static_cast<double>((now - c.occ_changed).ps());
+  c.timeline.add(c.occ_changed, now, static_cast<double>(c.occ_bytes));
   c.occ_changed = now;
   c.occ_bytes = static_cast<uint64_t>(static_cast<int64_t>(c.occ_bytes) + delta);
   c.peak_occ = std::max(c.peak_occ, c.occ_bytes);
@@ -592,6 +593,36 @@ std::string PacketNetwork::stuck() const {
   return std::to_string(live_msgs_) + " messages never left the network and no credit cycle holds them (a simfab bug)";
 }
 
+// The 16 ports with the highest mean occupancy, on one bin width, up to `end`.
+void PacketNetwork::queue_series(NetworkStats& st, SimTime end) const {
+  std::vector<size_t> used;
+  for (size_t l = 0; l < chans_.size(); ++l)
+    if (chans_[l].occ_integral > 0 || chans_[l].occ_bytes > 0) used.push_back(l);
+  auto mean = [&](size_t l) {
+    const Chan& c = chans_[l];
+    return c.occ_integral + static_cast<double>(c.occ_bytes) * static_cast<double>((end - c.occ_changed).ps());
+  };
+  std::stable_sort(used.begin(), used.end(), [&](size_t a, size_t b) { return mean(a) > mean(b); });
+  if (used.size() > 16) used.resize(16);
+  std::vector<QueueTimeline> t;
+  int64_t width = QueueTimeline::kFirstBin;
+  for (size_t l : used) {
+    t.push_back(chans_[l].timeline);
+    t.back().add(chans_[l].occ_changed, end, static_cast<double>(chans_[l].occ_bytes));
+    width = std::max(width, t.back().width());
+  }
+  while (end.ps() > width * static_cast<int64_t>(QueueTimeline::kBins)) width *= 2;
+  st.queue_bin = SimTime::ps(width);
+  const size_t bins = static_cast<size_t>((end.ps() + width - 1) / width);
+  for (size_t i = 0; i < used.size(); ++i) {
+    t[i].coarsen_to(width);
+    NetworkStats::QueueSeries q;
+    q.name = link_name(static_cast<LinkId>(used[i]));
+    for (size_t b = 0; b < bins; ++b) q.mean_bytes.push_back(t[i].mean(b));
+    st.queues.push_back(std::move(q));
+  }
+}
+
 NetworkStats PacketNetwork::statistics() const {
   NetworkStats st;
   st.present = true;
@@ -618,6 +649,7 @@ NetworkStats PacketNetwork::statistics() const {
     u.mean_queue_bytes = end.ps() > 0 ? integral / static_cast<double>(end.ps()) : 0;
     st.links.push_back(std::move(u));
   }
+  queue_series(st, end);
   return st;
 }
 

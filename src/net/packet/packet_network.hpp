@@ -75,6 +75,7 @@
 #include "net/network.hpp"
 #include "net/packet/congestion_control.hpp"
 #include "net/packet/packet_params.hpp"
+#include "net/packet/queue_timeline.hpp"
 #include "net/packet/vl_arbiter.hpp"
 #include "platform/platform.hpp"
 
@@ -173,6 +174,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
     uint64_t peak_occ = 0;
     double occ_integral = 0;  // byte-picoseconds
     SimTime occ_changed;
+    QueueTimeline timeline;
   };
   struct Sink {
     Fifo<uint32_t> queue;  // packets whose head reached the host, in arrival order
@@ -212,6 +214,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   SimTime sink_time(uint32_t bytes) const;
   SimTime flit_hop(const Chan& c, uint32_t pid, SimTime start, bool from_switch);
   void check_credits() const;
+  void queue_series(NetworkStats& st, SimTime end) const;
   // Channel c is direction c % 2 of platform link c / 2 (1: a half-duplex link crossed backwards).
   std::string link_name(LinkId c) const { return platform_.link(c / 2).name + (c % 2 ? " (reverse)" : ""); }
   uint32_t inputs() const { return static_cast<uint32_t>(chans_.size()); }

@@ -49,7 +49,9 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
   wake_at_.assign(links, SimTime::never());
   sinks_.resize(static_cast<size_t>(platform.host_count()));
   // Every VL a message can use must be served by some arbitration table entry with weight.
-  for (int s : {p_.sl, p_.sl_large}) {
+  std::vector<int> used_sls = {p_.sl};
+  if (p_.sl_threshold > 0) used_sls.push_back(p_.sl_large);  // sl-large is used only above a threshold
+  for (int s : used_sls) {
     const int vl = p_.sl2vl[static_cast<size_t>(s)];
     bool served = false;
     for (const auto* t : {&p_.arb_high, &p_.arb_low})
@@ -215,7 +217,7 @@ void PacketNetwork::arbitrate(LinkId o, SimTime now) {
       mask |= 1u << vl;
       first[vl] = idx;
     }
-    if (nvl_ == 1) break;
+    if (nvl_ == 1 && !p_.cc) break;  // with CC on, a later lane may hold a CNP, which goes first
   }
   if (mask == 0) {
     if (credit_blocked && !c.stalled) {
@@ -340,7 +342,8 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
 
 // The flit-exact hop (packet/flit-exact): flit k of the packet leaves at
 //   d_k = max(d_{k-1} + ser(flit_{k-1}), a_k + t_sw)      (a_k: its arrival; no a_k at the HCA)
-// and arrives downstream at d_k + ser(flit_k) + lat. The packet-level hop in send() is the same
+// and arrives downstream at d_k + ser(flit_k) + lat (times of back-to-back flits rounded once per
+// stretch, so fractional ps/B rates round as the packet-level form does). The packet-level hop in send() is the same
 // when the a_k are evenly spaced (then the bound is met by the first or the last flit); this mode
 // checks it, at O(flits) per hop. Returns when the last flit has left (the output is free).
 SimTime PacketNetwork::flit_hop(const Chan& c, uint32_t pid, SimTime start, bool from_switch) {
@@ -348,14 +351,23 @@ SimTime PacketNetwork::flit_hop(const Chan& c, uint32_t pid, SimTime start, bool
   if (flit_at_.size() <= pid) flit_at_.resize(pid + 1);
   std::vector<SimTime>& a = flit_at_[pid];
   a.resize(p.blocks);
-  SimTime d = start;
+  // Flits leave back to back from the latest restart: the start, or a flit that had to wait for its
+  // own arrival. Each flit's end is ser(bytes since that restart) after it, one rounding per
+  // stretch (as the packet-level form rounds once per packet), not one per flit.
+  SimTime base = start;
+  uint32_t since = 0;  // bytes sent since `base`
+  SimTime end = start;
   for (uint32_t k = 0; k < p.blocks; ++k) {
-    if (from_switch) d = max(d, a[k] + p_.switch_latency);
-    const SimTime end = d + ser(c, k + 1u < p.blocks ? p_.flit : p.bytes - k * p_.flit);
+    const uint32_t fb = k + 1u < p.blocks ? p_.flit : p.bytes - k * p_.flit;
+    if (from_switch && a[k] + p_.switch_latency > base + ser(c, since)) {
+      base = a[k] + p_.switch_latency;
+      since = 0;
+    }
+    since += fb;
+    end = base + ser(c, since);
     a[k] = end + c.latency;
-    d = end;
   }
-  return d;
+  return end;
 }
 
 SimTime PacketNetwork::sink_time(uint32_t bytes) const {
@@ -458,10 +470,17 @@ void PacketNetwork::sink_start(HostId h, SimTime now) {
   const uint32_t last_flit = p.bytes - (p.blocks - 1u) * p_.flit;
   SimTime done = max(now + sink_time(p.bytes), p.tail_at + sink_time(last_flit));
   if (p_.flit_exact) {  // flit by flit: each is drained once it has arrived and the previous one is
-    done = now;
     const std::vector<SimTime>& at = flit_at_[s.queue.front()];
-    for (size_t k = 0; k < at.size(); ++k)
-      done = max(done, at[k]) + sink_time(k + 1 < at.size() ? p_.flit : last_flit);
+    SimTime base = now;
+    uint32_t since = 0;
+    for (size_t k = 0; k < at.size(); ++k) {
+      if (at[k] > base + sink_time(since)) {
+        base = at[k];
+        since = 0;
+      }
+      since += k + 1 < at.size() ? p_.flit : last_flit;
+      done = base + sink_time(since);
+    }
   }
   done += p_.sink_packet_overhead;
   s.busy = true;

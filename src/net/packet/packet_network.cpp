@@ -47,6 +47,7 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
   returning_.assign(lanes, 0);
   queued_for_.assign(lanes, 0);
   wake_at_.assign(links, SimTime::never());
+  pending_.assign(links, 0);
   sinks_.resize(static_cast<size_t>(platform.host_count()));
   // Every VL a message can use must be served by some arbitration table entry with weight.
   std::vector<int> used_sls = {p_.sl};
@@ -105,6 +106,10 @@ uint32_t PacketNetwork::new_msg(const NetMessage& m, bool cnp) {
   }
   if (g.route.size() > 60000)
     throw InputError(SourceLoc{platform_.source(), 0, 0}, "a route of more than 60,000 hops");
+  // What adaptive routing sees (load()): blocks routed over each channel that have not crossed it.
+  const Bytes full = g.packets - 1;
+  const uint64_t blocks = full * p_.blocks(p_.mtu) + p_.blocks(static_cast<uint32_t>(p_.header + (g.left - full * pay)));
+  for (LinkId c : g.route) pending_[static_cast<size_t>(c)] += blocks;
   return id;
 }
 
@@ -334,6 +339,7 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   fifo_tail_[dlane] = pid;
   ++c.packets;
   c.bytes += p.bytes;
+  pending_[static_cast<size_t>(o)] -= p.blocks;
   c.busy += e - now;
   ++packet_hops_;
   engine_.schedule(p.head_ready, EventKind::kNetwork, kHead << kEvShift | uint64_t{p.hop} << 32 | pid);
@@ -547,10 +553,7 @@ void PacketNetwork::complete(uint32_t id, SimTime now) {
 }
 
 double PacketNetwork::load(LinkId l) const {
-  double blocks = 0;
-  for (size_t ch = 2 * static_cast<size_t>(l); ch < 2 * static_cast<size_t>(l) + 2; ++ch)
-    for (uint32_t v = 0; v < nvl_; ++v) blocks += held_[ch * nvl_ + v] + queued_for_[ch * nvl_ + v];
-  return blocks;
+  return static_cast<double>(pending_[2 * static_cast<size_t>(l)] + pending_[2 * static_cast<size_t>(l) + 1]);
 }
 
 void PacketNetwork::check_credits() const {

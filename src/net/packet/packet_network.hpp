@@ -8,7 +8,8 @@
 // link's bandwidth), and an input buffer of packet/vl-buffer bytes per VL at its `to` node.
 // Links internal to a node (limiters, backbones, loopbacks) are crossbars here: not modelled.
 // A message follows the platform's route (topology routing; adaptive routings read each link's
-// queue occupancy, LinkLoad) as a source route of channels; nodes need no identity, since
+// load, LinkLoad: the 64-B blocks of packets routed over it that have not yet crossed it, queued
+// in its upstream buffers or not yet injected) as a source route of channels; nodes need no identity, since
 // arbitration is per output channel and the "one packet at a time" rule per input channel.
 //
 // Packetisation (seed 004 §2.7 "gen"). A message of s bytes is ceil(s / (MTU - H)) packets (at
@@ -248,6 +249,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   std::unordered_map<uint32_t, Fifo<uint32_t>> inject_;  // injector lane -> messages, round robin
   std::unordered_map<uint32_t, Fifo<uint32_t>> cnps_;    // injector lane -> CNPs, sent first
   std::vector<SimTime> wake_at_;  // per channel: pending congestion-control wake-up, or never
+  std::vector<uint64_t> pending_;  // per channel: blocks routed over it not yet sent on it (load())
 
   std::vector<std::vector<SimTime>> flit_at_;  // packet/flit-exact: per packet, its flits' arrivals
   std::vector<Sink> sinks_;

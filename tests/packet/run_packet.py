@@ -138,6 +138,17 @@ if j:
     check("a link-rate sink makes 400,000 B link-bound (~201.9 us)", 201.5 < t < 202.5, "about 201.9 us", t)
 
 
+# packet/link-width=4 with DDR lanes (5 Gb/s) is the same 16 Gb/s data rate as the platform's.
+j2, _ = run(os.path.join(PLAT, "ib_ddr_pair.yaml"), os.path.join(ROOT, "examples", "goal", "ltest400k.goal"),
+            "loggops/o=0", "packet/link-width=4", "packet/lane-rate=5Gbps")
+j1, _ = run(os.path.join(PLAT, "ib_ddr_pair.yaml"), os.path.join(ROOT, "examples", "goal", "ltest400k.goal"),
+            "loggops/o=0", "packet/link-width=12", "packet/lane-rate=10Gbps", "packet/sink-rate=50")
+if j2 and j1:
+    check("4x DDR by width and lane rate = the 16 Gb/s platform", j2["makespan_ps"] == 218006000, 218006000, j2["makespan_ps"])
+    # 12x QDR: 96 Gb/s = 83.33 ps/B, with a faster sink: link-bound, 403,720 B x 83.33 ps + latencies.
+    check("12x QDR links carry 400,000 B in about 33.7 us", 33.5e6 < j1["makespan_ps"] < 34.0e6, "33.5-34.0 us",
+          j1["makespan_ps"])
+
 # --- seed 004 §3.4 / §6 test 15: N sends of 1000 B to rank+1, ~N x 0.67 us for any fabric size ----
 def ring_sends(P, N):
     ranks = []
@@ -416,8 +427,9 @@ for cfg, words in (("packet/vls=0", "packet/vls"), ("packet/vls=16", "packet/vls
                    ("packet/vl-buffer=1000", "packet/vl-buffer"), ("packet/header=3000", "packet/header"),
                    ("packet/sl2vl=0,1", "packet/sl2vl"), ("packet/vlarb-low=0-4", "packet/vlarb-low"),
                    ("packet/vlarb-high=0:300", "packet/vlarb-high"), ("packet/cc-threshold=1.5", "packet/cc-threshold"),
-                   ("packet/sl=16", "packet/sl"), ("packet/mtu=abc", "packet/mtu"), ("packet/vlarb-low=none", "no weight")):
-    _, p = run(direct, one, cfg, expect=2)
+                   ("packet/sl=16", "packet/sl"), ("packet/link-width=3", "packet/link-width"),
+                   ("packet/link-rate=1Gbps --cfg packet/link-width=4", "packet/link-width"), ("packet/mtu=abc", "packet/mtu"), ("packet/vlarb-low=none", "no weight")):
+    _, p = run(direct, one, *cfg.split(" --cfg "), expect=2)
     check(f"--cfg {cfg} is refused naming it", words in p.stderr, words, p.stderr[:300])
 
 print(f"{golden_check.passed} passed, {golden_check.failed} failed")

@@ -17,6 +17,10 @@ void register_packet_keys(Config& cfg) {
   key("packet/flit", CfgType::kBytes, "64", "flit and flow-control credit size (B) [IBA §7.9.4]");
   key("packet/link-rate", CfgType::kPerByte, "0",
       "data rate of every link (a bandwidth such as 16Gbps, or ps/B); 0: each platform link's bandwidth");
+  key("packet/link-width", CfgType::kInt, "0",
+      "IB link width, 1, 4, 8 or 12 lanes (0: off): every link's data rate becomes width x lane-rate x 0.8 (8b/10b)");
+  key("packet/lane-rate", CfgType::kPerByte, "5Gbps",
+      "IB lane signalling rate with packet/link-width: 2.5Gbps (SDR), 5Gbps (DDR), 10Gbps (QDR)");
   key("packet/switch-latency", CfgType::kTime, "27ns",
       "switch traversal latency, head flit in to head flit out (calibrated to seed 004 §3.8's 101 ns path)");
   key("packet/vl-buffer", CfgType::kBytes, "8704", "input buffer per virtual lane per port (B), at least one MTU");
@@ -118,6 +122,13 @@ PacketParams packet_params(const Config& cfg) {
   p.header = static_cast<uint32_t>(header);
   p.flit = static_cast<uint32_t>(flit);
   p.link_ps_per_byte = cfg.per_byte("packet/link-rate");
+  if (const int64_t w = cfg.integer("packet/link-width"); w != 0) {
+    if (w != 1 && w != 4 && w != 8 && w != 12) bad("packet/link-width", "expected 1, 4, 8 or 12 lanes (0: off), got " + std::to_string(w));
+    if (cfg.is_explicit("packet/link-rate")) bad("packet/link-width", "give packet/link-rate or packet/link-width, not both");
+    const double lane = cfg.per_byte("packet/lane-rate");
+    if (!(lane > 0)) bad("packet/lane-rate", "expected a positive rate such as 5Gbps");
+    p.link_ps_per_byte = lane / (static_cast<double>(w) * 0.8);  // 8b/10b: 80 % of the line rate carries data
+  }
   p.switch_latency = cfg.time("packet/switch-latency");
   const Bytes buf = cfg.bytes("packet/vl-buffer");
   if (buf < mtu || buf > (Bytes{1} << 30))

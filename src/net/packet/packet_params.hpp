@@ -13,6 +13,8 @@
 //   packet/header             20 B        seed 004 §2.7: LRH (8) + BTH (12)
 //   packet/flit               64 B        seed 004 §2.7; IBA §7.9.4: one flow-control credit = 64 B
 //   packet/link-rate          0 (= each platform link's bandwidth); a rate here overrides them all
+//   packet/link-width, lane-rate  0 (off), 5 Gb/s: or IB's width x lane rate x 0.8 (8b/10b),
+//                                         seed 004 §2.7 obuf (2.5/5/10 Gb/s x 4x/8x/12x)
 //   packet/switch-latency     27 ns       calibrated: with 5-ns cables it gives seed 004 §3.8's
 //                                         101,000 ps host-switch-host delay of a 64-B flit
 //                                         (2 x (5 + 32) + 27); the IBA sets no figure

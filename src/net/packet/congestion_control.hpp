@@ -15,7 +15,7 @@
 // The timer is applied lazily: a flow remembers when it was last updated and loses
 // floor(now / T) - floor(then / T) index steps when next read, which is what a free-running
 // timer of period T would have done, with no timer events (complexity O(1) per packet; memory
-// one map entry per flow that ever received a BECN).
+// one map entry per flow that sent a packet while CC was on).
 #pragma once
 
 #include <algorithm>

@@ -10,6 +10,7 @@ usage: run_packet.py SIMFAB ROOT [--write-golden] [--quick]
 --quick (the sanitizer build, where each run costs several times more) leaves out the 242-host
 fabric of test 15 and its 30-send runs, the flit-exact comparisons of the all-to-all and the hot
 spot, and the determinism re-run; every code path still runs at least once."""
+import csv
 import json
 import math
 import os
@@ -289,7 +290,6 @@ if len(runs) == 2:
         check("hot-spot figures match tests/golden/packet/hotspot.json", summary == want, want, summary)
 
 # --- --stats: ports.csv and port_queues.csv agree with each other and with the JSON -------------
-import csv  # noqa: E402
 stats_dir = os.path.join(TMP, "stats")
 p = subprocess.run([SIMFAB, "run", "--platform", ft8, "--goal", hot, "--cfg", "network/model=packet", "--stats",
                     stats_dir, "--quiet"], capture_output=True, text=True, timeout=120)

@@ -8,6 +8,12 @@
 namespace simfab::packet {
 
 namespace {
+// Time to move `bytes` at `ps_per_byte`, rounded up to whole picoseconds (the 1e-9 keeps an exact
+// product such as 64 x 500 from rounding up through floating-point noise).
+SimTime time_for(double ps_per_byte, uint32_t bytes) {
+  return SimTime::ps(static_cast<int64_t>(std::ceil(ps_per_byte * bytes - 1e-9)));
+}
+
 LogGOPSParams host_params(const PacketParams& p) {
   LogGOPSParams h = p.host;
   h.L = SimTime::zero();
@@ -65,7 +71,7 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
 }
 
 SimTime PacketNetwork::ser(const Chan& c, uint32_t bytes) const {
-  return SimTime::ps(static_cast<int64_t>(std::ceil(c.ps_per_byte * bytes - 1e-9)));
+  return time_for(c.ps_per_byte, bytes);
 }
 
 uint32_t PacketNetwork::new_msg(const NetMessage& m, bool cnp) {
@@ -377,7 +383,7 @@ SimTime PacketNetwork::flit_hop(const Chan& c, uint32_t pid, SimTime start, bool
 }
 
 SimTime PacketNetwork::sink_time(uint32_t bytes) const {
-  return SimTime::ps(static_cast<int64_t>(std::ceil(p_.sink_ps_per_byte * bytes - 1e-9)));
+  return time_for(p_.sink_ps_per_byte, bytes);
 }
 
 void PacketNetwork::occupancy(LinkId l, int64_t delta, SimTime now) {

@@ -26,7 +26,12 @@ enum class EventKind : uint8_t {
   kFrontEnd = 3,  // a front-end's own event (online mode: a rank's fiber resumes)
   kCpu = 4,       // a computation on a shared or DVFS host ends (cpu/host_cpus)
   kGovernor = 5,  // a DVFS governor samples its hosts (energy/governor)
-  kCount = 6,
+  kNic = 6,           // the NIC model's own events (nic/)
+  kWire = 7,          // the internal events of the network model under the NIC (its wire)
+  kWireDelivery = 8,  // the wire model's deliveries, to the NIC
+  kPcie = 9,          // the internal events of the NIC's PCIe model (a flow model of its own)
+  kPcieDelivery = 10, // PCIe transfers that ended, to the NIC
+  kCount = 11,
 };
 
 class EventHandler {

@@ -109,6 +109,7 @@ class Executor : private cpu::CpuClient {
 
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
+  Network& network() const { return net_; }
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   const std::vector<HostId>& rank_hosts() const { return rank_host_; }
   // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.

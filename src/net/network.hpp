@@ -45,6 +45,7 @@
 #include <utility>
 #include <vector>
 
+#include "core/engine.hpp"
 #include "core/sim_time.hpp"
 
 namespace simfab {
@@ -103,9 +104,17 @@ struct NetworkStats {
   uint64_t becn = 0;
 };
 
+// The event kinds a model uses: its own events, and the one it delivers with. A model stacked
+// under another (the NIC model's wire and PCIe, nic/) gets kinds of its own, so the models of a
+// stack share one engine without sharing a handler.
+struct EventKinds {
+  EventKind own = EventKind::kNetwork;
+  EventKind delivery = EventKind::kDelivery;
+};
+
 class Network {
  public:
-  Network() = default;
+  explicit Network(EventKinds kinds = {}) : kinds_(kinds) {}
   Network(const Network&) = delete;
   Network& operator=(const Network&) = delete;
   virtual ~Network() = default;
@@ -131,6 +140,11 @@ class Network {
   // Configuration keys whose effective value the model derived itself (e.g. from the platform's
   // routes) instead of reading it, as (key, description): recorded in the results.
   virtual std::vector<std::pair<std::string, std::string>> derived_parameters() const { return {}; }
+
+  const EventKinds& kinds() const { return kinds_; }
+
+ protected:
+  EventKinds kinds_;
 };
 
 }  // namespace simfab

@@ -34,11 +34,16 @@ void register_network_keys(Config& cfg) {
 }
 
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
-  const std::string& name = cfg.choice("network/model");
-  if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg);
-  if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::flow_params(cfg));
-  if (name == "smpi") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::smpi_params(cfg));
-  if (name == "packet") return std::make_unique<packet::PacketNetwork>(engine, platform, packet::packet_params(cfg));
+  return make_network(engine, platform, cfg, cfg.choice("network/model"), EventKinds{});
+}
+
+std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg,
+                                      const std::string& name, EventKinds kinds) {
+  if (name == "loggops") return std::make_unique<LogGOPSNetwork>(engine, platform, cfg, kinds);
+  if (name == "flow") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::flow_params(cfg), kinds);
+  if (name == "smpi") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::smpi_params(cfg), kinds);
+  if (name == "packet")
+    return std::make_unique<packet::PacketNetwork>(engine, platform, packet::packet_params(cfg), kinds);
   SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
   return nullptr;
 }

@@ -26,5 +26,9 @@ void register_network_keys(Config& cfg);
 
 // Builds the model named by network/model. REQUIRES: the name is registered (Config validated it).
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg);
+// The model `name` (a registered one) on the event kinds `kinds`: a model stacked under another
+// (the NIC's wire, nic/nic_registry.hpp).
+std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg,
+                                      const std::string& name, EventKinds kinds);
 
 }  // namespace simfab

@@ -194,6 +194,13 @@ class OnlineProgram final : public Program, private EventHandler {
 
   size_t memory_bytes() const;
 
+  // For online mode's other APIs (the Portals 4 API, online/portals/): the executor (its engine
+  // and network), a rank's host, and waking rank r, blocked in wait_for, at time t (>= the
+  // engine's now) when its condition holds then.
+  Executor& executor() const { return *ex_; }
+  HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
+  void wake(RankId r, SimTime t) { poke(r, t); }
+
  private:
   static constexpr uint32_t kSelfContext = 0xFFFFFFF0u;  // MPI_COMM_SELF's matching contexts
   static constexpr uint32_t kRmaContext = 0xFFFFFFF4u;   // one-sided transfers

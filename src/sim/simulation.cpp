@@ -12,6 +12,8 @@
 #include "energy/governor.hpp"
 #include "mpi/coll/registry.hpp"
 #include "net/network_registry.hpp"
+#include "nic/nic_params.hpp"
+#include "nic/nic_registry.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
@@ -22,6 +24,7 @@ namespace simfab {
 
 void register_builtin_keys(Config& cfg) {
   register_network_keys(cfg);
+  nic::register_nic_keys(cfg);
   coll::register_coll_keys(cfg);
   online::register_online_keys(cfg);
   energy::register_energy_keys(cfg);
@@ -70,7 +73,7 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
                      Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks) {
-  std::unique_ptr<Network> net = make_network(engine, platform, cfg);
+  std::unique_ptr<Network> net = nic::make_mpi_network(engine, platform, cfg);
   Executor ex(engine, *net, ops, program, rank_host);
   // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
   std::vector<int> ranks_per_host(static_cast<size_t>(platform.host_count()), 0);

@@ -22,10 +22,10 @@ constexpr uint8_t kSolvePriority = 255;  // after every other event of the same 
 
 }  // namespace
 
-FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams params)
-    : engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
+FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams params, EventKinds kinds)
+    : Network(kinds), engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
       p_(std::move(params)), loopback_(kNoConstraint) {
-  engine_.set_handler(EventKind::kNetwork, this);
+  engine_.set_handler(kinds_.own, this);
 }
 
 SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const {
@@ -51,7 +51,7 @@ ConstraintId FlowNetwork::constraint_of(LinkId l) {
 }
 
 void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority) {
-  engine_.schedule(t, EventKind::kNetwork, uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32), priority);
+  engine_.schedule(t, kinds_.own, uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32), priority);
 }
 
 ConstraintId FlowNetwork::loopback_constraint() {
@@ -243,7 +243,7 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
 // pair is still on its way; then deliver the run of arrived transfers that it was holding back.
 void FlowNetwork::arrive(SimTime now, uint32_t id) {
   if (!transfers_[id].ordered) {
-    engine_.schedule(now, EventKind::kDelivery, transfers_[id].token);
+    engine_.schedule(now, kinds_.delivery, transfers_[id].token);
     transfers_.release(id);
     return;
   }
@@ -253,7 +253,7 @@ void FlowNetwork::arrive(SimTime now, uint32_t id) {
   PairQueue& q = it->second;
   while (q.head != kNone && transfers_[q.head].arrived) {
     const uint32_t head = q.head;
-    engine_.schedule(now, EventKind::kDelivery, transfers_[head].token);
+    engine_.schedule(now, kinds_.delivery, transfers_[head].token);
     q.head = transfers_[head].next_in_pair;
     transfers_.release(head);
   }

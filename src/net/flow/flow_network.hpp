@@ -77,7 +77,7 @@ namespace simfab::flow {
 // transfer's sequence number as salt, so a randomised routing (Valiant) draws per message.
 class FlowNetwork final : public Network, private EventHandler, private LinkLoad {
  public:
-  FlowNetwork(Engine& engine, const Platform& platform, FlowParams params);
+  FlowNetwork(Engine& engine, const Platform& platform, FlowParams params, EventKinds kinds = {});
   // network/model=flow from the flow/* keys; throws InputError naming a malformed key.
   FlowNetwork(Engine& engine, const Platform& platform, const Config& cfg)
       : FlowNetwork(engine, platform, flow_params(cfg)) {}

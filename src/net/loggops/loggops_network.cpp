@@ -43,11 +43,11 @@ SimTime per_byte(double ps_per_byte, Bytes size) {
 }
 }  // namespace
 
-LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPSParams params)
-    : engine_(engine), platform_(platform), p_(params) {}
+LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPSParams params, EventKinds kinds)
+    : Network(kinds), engine_(engine), platform_(platform), p_(params) {}
 
-LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg)
-    : engine_(engine), platform_(platform), p_(loggops_params(cfg)) {
+LogGOPSNetwork::LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg, EventKinds kinds)
+    : Network(kinds), engine_(engine), platform_(platform), p_(loggops_params(cfg)) {
   route_L_ = !platform.is_ideal() && !cfg.is_explicit("loggops/L");
   route_G_ = !platform.is_ideal() && !cfg.is_explicit("loggops/G");
   per_hop_ = cfg.time("loggops/L-per-hop");
@@ -111,7 +111,7 @@ void LogGOPSNetwork::transfer(const NetMessage& m) {
   if (arrival == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds (about 106 days): a message "
                                   "from host '" + platform_.host(m.src).name + "' arrives too late");
-  engine_.schedule(arrival, EventKind::kDelivery, m.token);
+  engine_.schedule(arrival, kinds_.delivery, m.token);
 }
 
 }  // namespace simfab

@@ -47,8 +47,8 @@ class LogGOPSNetwork final : public Network {
  public:
   // Reads loggops/* from cfg. When the platform is not ideal and L or G is not explicit, they are
   // derived per host pair from the platform's routes.
-  LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg);
-  LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPSParams params);
+  LogGOPSNetwork(Engine& engine, const Platform& platform, const Config& cfg, EventKinds kinds = {});
+  LogGOPSNetwork(Engine& engine, const Platform& platform, LogGOPSParams params, EventKinds kinds = {});
 
   const char* name() const override { return "loggops"; }
   Protocol protocol(Bytes size) const override {

@@ -23,8 +23,9 @@ LogGOPSParams host_params(const PacketParams& p) {
 }
 }  // namespace
 
-PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketParams params)
-    : engine_(engine),
+PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketParams params, EventKinds kinds)
+    : Network(kinds),
+      engine_(engine),
       platform_(platform),
       p_(std::move(params)),
       host_(engine, platform, host_params(p_)),
@@ -33,7 +34,7 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
       nvl_(static_cast<uint32_t>(p_.vls)),
       cap_blocks_(p_.vl_buffer / p_.flit),
       cc_threshold_blocks_(static_cast<uint32_t>(std::ceil(p_.cc_threshold * (p_.vl_buffer / p_.flit)))) {
-  engine_.set_handler(EventKind::kNetwork, this);
+  engine_.set_handler(kinds_.own, this);
   const size_t links = 2 * platform.links().size();  // channels: both directions of every link
   chans_.resize(links);
   for (size_t l = 0; l < links; ++l) {
@@ -124,7 +125,7 @@ void PacketNetwork::transfer(const NetMessage& m) {
     throw InputError(SourceLoc{}, "a message of " + std::to_string(m.size) + " B is beyond the packet model's 1 TiB");
   const uint32_t id = new_msg(m, false);
   msgs_[id].seq = streams_[m.stream].issued++;
-  engine_.schedule(max(m.departs, engine_.now()), EventKind::kNetwork, kStart << kEvShift | id);
+  engine_.schedule(max(m.departs, engine_.now()), kinds_.own, kStart << kEvShift | id);
 }
 
 void PacketNetwork::handle(SimTime now, uint64_t index) {
@@ -237,7 +238,7 @@ void PacketNetwork::arbitrate(LinkId o, SimTime now) {
     }
     if (wake != SimTime::never() && wake < wake_at_[static_cast<size_t>(o)]) {
       wake_at_[static_cast<size_t>(o)] = wake;
-      engine_.schedule(wake, EventKind::kNetwork, kWake << kEvShift | static_cast<uint64_t>(o));
+      engine_.schedule(wake, kinds_.own, kWake << kEvShift | static_cast<uint64_t>(o));
     }
     return;
   }
@@ -348,8 +349,8 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   pending_[static_cast<size_t>(o)] -= p.blocks;
   c.busy += e - now;
   ++packet_hops_;
-  engine_.schedule(p.head_ready, EventKind::kNetwork, kHead << kEvShift | uint64_t{p.hop} << 32 | pid);
-  engine_.schedule(e, EventKind::kNetwork, kOutFree << kEvShift | static_cast<uint64_t>(o));
+  engine_.schedule(p.head_ready, kinds_.own, kHead << kEvShift | uint64_t{p.hop} << 32 | pid);
+  engine_.schedule(e, kinds_.own, kOutFree << kEvShift | static_cast<uint64_t>(o));
 }
 
 // The flit-exact hop (packet/flit-exact): flit k of the packet leaves at
@@ -450,7 +451,7 @@ void PacketNetwork::free_buffer(LinkId c, uint32_t lane, uint32_t blocks, uint32
   ch.returns.push({at, lane, blocks});
   if (!ch.credit_event) {
     ch.credit_event = true;
-    engine_.schedule(at, EventKind::kNetwork, kCredit << kEvShift | static_cast<uint64_t>(c));
+    engine_.schedule(at, kinds_.own, kCredit << kEvShift | static_cast<uint64_t>(c));
   }
 }
 
@@ -465,7 +466,7 @@ void PacketNetwork::credit_update(LinkId c, SimTime now) {
   }
   if (!ch.returns.empty()) {
     ch.credit_event = true;
-    engine_.schedule(ch.returns.front().at, EventKind::kNetwork, kCredit << kEvShift | static_cast<uint64_t>(c));
+    engine_.schedule(ch.returns.front().at, kinds_.own, kCredit << kEvShift | static_cast<uint64_t>(c));
   }
   arbitrate(c, now);
 }
@@ -496,7 +497,7 @@ void PacketNetwork::sink_start(HostId h, SimTime now) {
   }
   done += p_.sink_packet_overhead;
   s.busy = true;
-  engine_.schedule(done, EventKind::kNetwork, kSink << kEvShift | static_cast<uint64_t>(h));
+  engine_.schedule(done, kinds_.own, kSink << kEvShift | static_cast<uint64_t>(h));
 }
 
 void PacketNetwork::sink_done(HostId h, SimTime now) {
@@ -538,13 +539,13 @@ void PacketNetwork::complete(uint32_t id, SimTime now) {
     if (g.seq != st.delivered) {
       st.done.emplace_back(g.seq, g.m.token);
     } else {
-      engine_.schedule(now, EventKind::kDelivery, g.m.token);
+      engine_.schedule(now, kinds_.delivery, g.m.token);
       ++st.delivered;
       for (bool more = true; more;) {
         more = false;
         for (size_t i = 0; i < st.done.size(); ++i)
           if (st.done[i].first == st.delivered) {
-            engine_.schedule(now, EventKind::kDelivery, st.done[i].second);
+            engine_.schedule(now, kinds_.delivery, st.done[i].second);
             ++st.delivered;
             st.done.erase(st.done.begin() + static_cast<ptrdiff_t>(i));
             more = true;

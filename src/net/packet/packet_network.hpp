@@ -106,7 +106,7 @@ class Fifo {
 
 class PacketNetwork final : public Network, private EventHandler, private LinkLoad {
  public:
-  PacketNetwork(Engine& engine, const Platform& platform, PacketParams params);
+  PacketNetwork(Engine& engine, const Platform& platform, PacketParams params, EventKinds kinds = {});
 
   const char* name() const override { return "packet"; }
   Protocol protocol(Bytes size) const override { return host_.protocol(size); }

@@ -1,0 +1,16 @@
+// The network the MPI layer talks to: network/model's model, or, with nic/model=portals, the NIC
+// model (PortalsNetwork) over the model nic/wire names. What sim/ builds for every front-end.
+#pragma once
+
+#include <memory>
+
+#include "core/config.hpp"
+#include "core/engine.hpp"
+#include "net/network.hpp"
+#include "platform/platform.hpp"
+
+namespace simfab::nic {
+
+std::unique_ptr<Network> make_mpi_network(Engine& engine, const Platform& platform, const Config& cfg);
+
+}  // namespace simfab::nic

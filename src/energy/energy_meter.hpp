@@ -54,6 +54,7 @@ struct EnergyReport {
   double total_j = 0;
   double hosts_j = 0;
   double links_j = 0;
+  double nics_j = 0;  // NICs of the NIC model (nic/power-idle, nic/power-busy), in total_j too
   bool links_busy_modelled = true;  // false: a model without link statistics (idle power only)
   std::vector<HostEnergy> hosts;    // hosts with a power model, in platform order
   std::vector<LinkClassEnergy> link_classes;

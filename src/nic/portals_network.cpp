@@ -6,7 +6,9 @@ namespace simfab::nic {
 
 PortalsNetwork::PortalsNetwork(Engine& engine, const Platform& platform, NicParams params,
                                std::unique_ptr<Network> wire)
-    : engine_(engine), nic_(engine, platform, std::move(params), std::move(wire)) {}
+    : engine_(engine),
+      nic_(engine, platform, std::move(params), std::move(wire)),
+      name_(std::string("portals over ") + nic_.wire().name()) {}
 
 PortalsNetwork::~PortalsNetwork() = default;
 

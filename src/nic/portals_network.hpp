@@ -20,6 +20,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/config.hpp"
@@ -39,7 +40,7 @@ class PortalsNetwork final : public Network, private NicClient {
   Nic& nic() { return nic_; }
   const Nic& nic() const { return nic_; }
 
-  const char* name() const override { return "portals"; }
+  const char* name() const override { return name_.c_str(); }  // "portals over flow"
   Protocol protocol(Bytes size) const override;
   SimTime send_overhead(HostId src, HostId dst, Bytes size) const override;
   SimTime recv_overhead(HostId src, HostId dst, Bytes size) const override;
@@ -58,6 +59,7 @@ class PortalsNetwork final : public Network, private NicClient {
 
   Engine& engine_;
   Nic nic_;
+  std::string name_;
   struct Pending {
     uint64_t token = 0;  // the executor's
     bool data = false;   // a rendezvous payload (Get): delivered at REPLY

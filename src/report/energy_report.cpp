@@ -9,8 +9,13 @@ void print_energy(std::ostream& os, const RunResult& r, const Config& cfg) {
   const energy::EnergyReport& e = r.energy;
   if (!e.present) return;
   char buf[256];
-  std::snprintf(buf, sizeof buf, "energy: %.6g J (hosts %.6g J, links %.6g J), mean power %.6g W\n", e.total_j,
-                e.hosts_j, e.links_j,
+  std::snprintf(buf, sizeof buf, "energy: %.6g J (hosts %.6g J, links %.6g J", e.total_j, e.hosts_j, e.links_j);
+  os << buf;
+  if (!r.nic.energy_j.empty()) {
+    std::snprintf(buf, sizeof buf, ", NICs %.6g J", e.nics_j);
+    os << buf;
+  }
+  std::snprintf(buf, sizeof buf, "), mean power %.6g W\n",
                 r.exec.makespan.ps() > 0 ? e.total_j / r.exec.makespan.seconds() : 0.0);
   os << buf;
   os << "  waiting ranks draw: " << (cfg.choice("energy/polling") == "busy" ? "busy (polling)" : "idle")
@@ -60,6 +65,7 @@ void add_energy_json(nlohmann::ordered_json& j, const RunResult& r, const Config
                  {"governor", cfg.choice("energy/governor")},
                  {"governor_changes", r.governor_changes},
                  {"migrations", r.migrations}};
+  if (!r.nic.energy_j.empty()) j["energy"]["nics_j"] = e.nics_j;
 }
 
 }  // namespace simfab

@@ -71,6 +71,7 @@ void RunStats::finish(const RunResult& result) {
     s.queue_bin = result.network.queue_bin;
     s.queues = result.network.queues;
   }
+  s.nic = result.nic;
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();

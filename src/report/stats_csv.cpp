@@ -11,6 +11,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "report/nic_report.hpp"
 #include "report/time_format.hpp"
 
 namespace simfab {
@@ -115,6 +116,25 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
     std::filesystem::remove(std::filesystem::path(dir) / "ports.csv");
     std::filesystem::remove(std::filesystem::path(dir) / "port_queues.csv");
   }
+  if (s.nic.present)
+    write_table(dir, "nics.csv",
+                "host,commands,inline,pio,dma,gets,responses,wire_messages,ptl_acks,bxi_acks,quick_acks,"
+                "retransmissions,given_up,dropped,inflight_stalls,pcie_bytes,pcie_busy_s,tx_busy_s,rx_busy_s,energy_j",
+                [&](std::ostream& os) {
+                  for (size_t h = 0; h < s.nic.counters.size(); ++h) {
+                    if (!nic_active(s.nic, h)) continue;
+                    const nic::NicCounters& k = s.nic.counters[h];
+                    os << field(s.nic.hosts[h]);
+                    for (uint64_t v : {k.commands, k.inline_puts, k.pio_puts, k.dma_puts, k.gets, k.responses,
+                                       k.wire_messages, k.ptl_acks, k.bxi_acks, k.quick_acks, k.retransmissions,
+                                       k.given_up, k.dropped, k.inflight_stalls, k.pcie_bytes})
+                      os << ',' << v;
+                    for (SimTime t : {k.pcie_busy, k.tx_busy, k.rx_busy}) os << ',' << seconds_text(t);
+                    os << ',' << (s.nic.energy_j.empty() ? std::string() : real(s.nic.energy_j[h])) << '\n';
+                  }
+                });
+  else
+    std::filesystem::remove(std::filesystem::path(dir) / "nics.csv");
   if (s.energy_known)
     write_table(dir, "energy.csv", "host,energy_j", [&](std::ostream& os) {
       for (const HostEnergyRow& h : s.energy_hosts) os << field(h.name) << ',' << real(h.energy_j) << '\n';

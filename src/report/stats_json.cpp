@@ -1,3 +1,4 @@
+#include "report/nic_report.hpp"
 #include "report/stats_json.hpp"
 
 namespace simfab {
@@ -85,6 +86,7 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
                            return Json{{"name", q.name}, {"mean_bytes", q.mean_bytes}};
                          })}};
   }
+  if (s.nic.present) j["nics"] = nic_json(s.nic)["nics"];
   if (s.energy_known)
     j["energy"] = {{"total_j", s.energy_total_j},
                    {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {

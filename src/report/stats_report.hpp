@@ -3,6 +3,7 @@
 // per table). Definitions of every field are in report/run_stats.hpp, with the JSON schema.
 #pragma once
 
+#include "nic/nic_result.hpp"
 #include "net/network.hpp"
 
 #include <cstdint>
@@ -89,6 +90,7 @@ struct StatsReport {
   std::vector<LinkUsage> ports;                      // platform order
   SimTime queue_bin;
   std::vector<NetworkStats::QueueSeries> queues;     // highest mean occupancy first
+  NicResult nic;  // nic/model=portals: per NIC counters (nics.csv)
 };
 
 }  // namespace simfab

@@ -6,6 +6,7 @@
 
 #include "report/energy_report.hpp"
 #include "report/network_stats.hpp"
+#include "report/nic_report.hpp"
 
 namespace simfab {
 
@@ -79,6 +80,7 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
                 static_cast<double>(r.peak_rss_bytes) / 1048576.0);
   os << buf;
   print_network_stats(os, r.network, e.makespan);
+  if (r.nic.present) print_nic(os, r.nic);
   print_energy(os, r, cfg);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
@@ -106,6 +108,7 @@ nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, 
   j["unmatched_messages"] = e.unmatched_messages;
   j["events"] = e.events;
   if (r.network.present) j["network"] = network_stats_json(r.network, e.makespan);
+  if (r.nic.present) j["nic"] = nic_json(r.nic);
   add_energy_json(j, r, cfg);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;

@@ -14,6 +14,7 @@
 #include "net/network_registry.hpp"
 #include "nic/nic_params.hpp"
 #include "nic/nic_registry.hpp"
+#include "nic/portals_network.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
@@ -48,6 +49,22 @@ uint64_t peak_rss() {
   struct rusage ru {};
   getrusage(RUSAGE_SELF, &ru);
   return static_cast<uint64_t>(ru.ru_maxrss) * 1024;
+}
+
+// The NIC's counters, and its energy when nic/power-* give it one (then the run reports energy).
+void nic_results(const nic::PortalsNetwork& pn, const Platform& platform, const Config& cfg, RunResult& out) {
+  const nic::Nic& n = pn.nic();
+  out.nic.present = true;
+  out.nic.wire = cfg.choice("nic/wire");
+  out.nic.counters = n.counters();
+  for (const Host& h : platform.hosts()) out.nic.hosts.push_back(h.name);
+  if (n.params().power_idle_w == 0 && n.params().power_busy_w == 0) return;
+  for (HostId h = 0; h < platform.host_count(); ++h) {
+    out.nic.energy_j.push_back(n.energy_j(h, out.exec.makespan));
+    out.energy.nics_j += out.nic.energy_j.back();
+  }
+  out.energy.present = true;
+  out.energy.total_j += out.energy.nics_j;
 }
 
 }  // namespace
@@ -144,8 +161,10 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   if (progress) progress->done();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   out.derived = net->derived_parameters();
+  out.model = net->name();
   out.network = net->statistics();
   if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
+  if (const auto* pn = dynamic_cast<const nic::PortalsNetwork*>(net.get())) nic_results(*pn, platform, cfg, out);
   if (governor) out.governor_changes = governor->changes();
   out.migrations = program.migrations();
   out.platform = platform.source();

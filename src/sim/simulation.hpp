@@ -9,6 +9,7 @@
 // (--cfg wins); an unknown key or bad value there is an error at its line in the platform file.
 #pragma once
 
+#include "nic/nic_result.hpp"
 #include <string>
 #include <vector>
 
@@ -48,7 +49,8 @@ struct RunResult {
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()
   NetworkStats network;                                      // Network::statistics()
-  energy::EnergyReport energy;  // present when the platform declares power
+  energy::EnergyReport energy;  // present when the platform declares power (or nic/power-*)
+  NicResult nic;
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   ExecutionResult exec;

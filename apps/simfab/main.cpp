@@ -59,10 +59,13 @@ constexpr const char* kUsage =
     "      --paje FILE       a timeline in Paje (ViTE, pajeng)\n"
     "      --trace-ranks A-B --trace-window T0:T1   what the timelines keep (e.g. 0-15, 1ms:2ms)\n"
     "      --stats DIR       CSV statistics: per-rank time breakdown, communication matrix,\n"
-    "                        message sizes, collectives, links, energy\n"
+    "                        message sizes, collectives, links, NICs, energy\n"
+    "      --portals-log DIR with --cfg nic/model=portals: the NIC's CSV event log (seed 000's\n"
+    "                        format, log_0.csv, log_1.csv, ... of 10,000 rows each)\n"
     "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal)\n"
     "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
-    "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR] PROGRAM [ARGS...]\n"
+    "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR]\n"
+    "              [--portals-log DIR] PROGRAM [ARGS...]\n"
     "      Run an MPI program built with simfab-cc (or simfab-cxx) inside the simulation: N ranks,\n"
     "      each with its own copy of the program's globals, its MPI calls simulated, its MPI_Wtime\n"
     "      the simulated time. Without --platform, a default cluster of N hosts. The program's\n"
@@ -169,7 +172,8 @@ int cmd_exec(const std::vector<std::string>& args) {
   static constexpr CliOption kOptions[] = {
       {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
       {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
-      {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"}};
+      {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
+      {"--portals-log"}};
   OutputOptions out_opts;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
@@ -211,7 +215,8 @@ int cmd_run(const std::vector<std::string>& args) {
   static constexpr CliOption kOptions[] = {
       {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
       {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
-      {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"}};
+      {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"},
+      {"--portals-log"}};
   OutputOptions out_opts;
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
@@ -224,9 +229,9 @@ int cmd_run(const std::vector<std::string>& args) {
     throw usage_error("give exactly one application: --goal FILE or --trace FILE");
   if (!sweep.empty()) {
     if (!out_opts.trace_out.empty() || !out_opts.paje.empty() || !out_opts.stats_dir.empty() || out_opts.filtered ||
-        out_opts.progress != OutputOptions::Progress::kAuto)
+        out_opts.progress != OutputOptions::Progress::kAuto || !out_opts.portals_log.empty())
       throw usage_error("--sweep runs many simulations; --trace-out, --paje, --stats, --trace-ranks, "
-                        "--trace-window and --progress belong to a single run");
+                        "--trace-window, --progress and --portals-log belong to a single run");
     return run_sweep(sweep, in, cfg, json_path, quiet);
   }
 

@@ -9,6 +9,7 @@
 #include "core/atomic_file.hpp"
 #include "core/units.hpp"
 #include "report/paje_writer.hpp"
+#include "report/portals_log.hpp"
 #include "report/run_stats.hpp"
 #include "report/stats_csv.hpp"
 #include "report/summary.hpp"
@@ -49,6 +50,8 @@ bool apply_output_option(std::string_view name, const std::string& value, Output
     o.paje = value;
   } else if (name == "--stats") {
     o.stats_dir = value;
+  } else if (name == "--portals-log") {
+    o.portals_log = value;
   } else if (name == "--trace-ranks") {
     const std::string_view v = value;
     const size_t dash = v.find('-');
@@ -78,6 +81,26 @@ bool apply_output_option(std::string_view name, const std::string& value, Output
   return true;
 }
 
+namespace {
+
+// The NIC's rows to the Portals log and the timeline both.
+class NicLogFanout final : public nic::NicLog {
+ public:
+  void add(nic::NicLog* l) {
+    if (l) logs_.push_back(l);
+  }
+  size_t size() const { return logs_.size(); }
+  nic::NicLog* only() const { return logs_.front(); }
+  void row(nic::LogType type, HostId initiator, HostId target, SimTime start, SimTime end) override {
+    for (nic::NicLog* l : logs_) l->row(type, initiator, target, start, end);
+  }
+
+ private:
+  std::vector<nic::NicLog*> logs_;
+};
+
+}  // namespace
+
 struct RunOutputs::Impl {
   OutputOptions options;
   const Config* cfg = nullptr;
@@ -89,6 +112,8 @@ struct RunOutputs::Impl {
   std::unique_ptr<RunStats> stats;
   std::unique_ptr<TraceEventWriter> trace;
   std::unique_ptr<PajeWriter> paje;
+  std::unique_ptr<PortalsLog> portals_log;
+  NicLogFanout nic_logs;
   RunRecorder recorder;
 };
 
@@ -106,7 +131,8 @@ namespace {
 // Two outputs naming the same file would write one temporary file twice.
 void check_distinct(const OutputOptions& o) {
   const std::pair<const char*, const std::string*> named[] = {
-      {"--json", &o.json}, {"--trace-out", &o.trace_out}, {"--paje", &o.paje}, {"--stats", &o.stats_dir}};
+      {"--json", &o.json},         {"--trace-out", &o.trace_out},     {"--paje", &o.paje},
+      {"--stats", &o.stats_dir},   {"--portals-log", &o.portals_log}};
   for (size_t i = 0; i < std::size(named); ++i)
     for (size_t j = i + 1; j < std::size(named); ++j) {
       if (named[i].second->empty() || named[j].second->empty()) continue;
@@ -159,6 +185,11 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, 
     m.recorder.add(m.paje.get());
   }
   if (!m.recorder.empty()) hooks.activity = &m.recorder;
+  if (!o.portals_log.empty()) m.portals_log = std::make_unique<PortalsLog>(o.portals_log);
+  m.nic_logs.add(m.portals_log.get());
+  m.nic_logs.add(m.trace.get());
+  if (m.nic_logs.size() > 0) hooks.nic_log = m.nic_logs.size() == 1 ? m.nic_logs.only() : &m.nic_logs;
+  hooks.nic_log_required = m.portals_log != nullptr;
   hooks.progress = o.progress == OutputOptions::Progress::kAlways ||
                    (o.progress == OutputOptions::Progress::kAuto && !quiet && ::isatty(STDERR_FILENO));
 }
@@ -171,6 +202,7 @@ void RunOutputs::finish(const RunResult& result) {
   if (!m.options.stats_dir.empty()) m.stats->write_csv(m.options.stats_dir);
   for (AtomicFile* f : {m.json_file.get(), m.trace_file.get(), m.paje_file.get()})
     if (f) f->commit();
+  if (m.portals_log) m.portals_log->commit();
   m.finished = true;
   if (m.made_stats_dir) unregister_pending_output(m.options.stats_dir);
 }

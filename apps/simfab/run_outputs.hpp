@@ -9,6 +9,7 @@
 //   --trace-window T0:T1 timelines keep what overlaps [T0, T1] (times with units: 10us, 2ms; bare
 //                        numbers are seconds; either side may be empty: 1ms: or :5ms)
 //   --stats DIR          the CSV files of report/run_stats.hpp (DIR is created)
+//   --portals-log DIR    with nic/model=portals: seed 000's CSV event log (report/portals_log.hpp)
 //   --progress auto|always|never   a status line on stderr while the run lasts; auto: only when
 //                        stderr is a terminal
 // Every output path is checked before the simulation starts: the JSON result and the timeline
@@ -29,7 +30,7 @@ namespace simfab {
 
 struct OutputOptions {
   std::string json;  // --json (the result), written with the other outputs
-  std::string trace_out, paje, stats_dir;
+  std::string trace_out, paje, stats_dir, portals_log;
   TraceFilter filter;
   bool filtered = false;  // --trace-ranks or --trace-window given
   enum class Progress : uint8_t { kAuto, kAlways, kNever } progress = Progress::kAuto;

@@ -367,13 +367,18 @@ void Nic::wire_arrived(uint32_t m, SimTime now) {
 
 void Nic::pcie_done(uint64_t token, SimTime now) {
   const bool write = (token & kPcieWrite) != 0;
-  const HostId node = write ? static_cast<HostId>(token & ~kPcieWrite) : msgs_[static_cast<uint32_t>(token)].from;
+  const uint32_t w = static_cast<uint32_t>(token & ~kPcieWrite);
+  const HostId node = write ? writes_[w].node : msgs_[static_cast<uint32_t>(token)].from;
   Node& n = nodes_[static_cast<size_t>(node)];
   if (--n.pcie_active == 0) {
     NicCounters& k = counters_[static_cast<size_t>(node)];
     k.pcie_busy = k.pcie_busy + (now - n.pcie_since);
   }
-  if (write) return;
+  if (write) {
+    if (log_) log_->row(LogType::kPciPayloadWrite, node, node, writes_[w].start, now);
+    writes_.release(w);
+    return;
+  }
   const uint32_t m = static_cast<uint32_t>(token);
   Msg& r = msgs_[m];
   r.read_pending = false;
@@ -390,8 +395,9 @@ void Nic::pcie_write(HostId node, Bytes bytes, SimTime now) {
   Node& n = nodes_[static_cast<size_t>(node)];
   if (n.pcie_active++ == 0) n.pcie_since = now;
   counters_[static_cast<size_t>(node)].pcie_bytes += bytes;
-  pcie_->transfer(node, false, bytes, now, kPcieWrite | static_cast<uint64_t>(node));
-  if (log_) log_->row(LogType::kPciPayloadWrite, node, node, now, now);
+  const uint32_t w = writes_.acquire();
+  writes_[w] = Write{node, now};
+  pcie_->transfer(node, false, bytes, now, kPcieWrite | w);
 }
 
 // RX: one message at a time per VN; data-carrying messages first take the last-packet delay.
@@ -502,12 +508,14 @@ void Nic::mark_acked(uint32_t op_id, Kind kind, SimTime now) {
 void Nic::raise_send(Op& op, Fail fail, SimTime t) {
   if (op.send_raised || !has_send(op.c.op)) return;
   op.send_raised = true;
+  if (log_) log_->row(LogType::kPciEvent, op.c.initiator, op.c.initiator, t, t + event_latency_);
   op.c.client->on_initiator(op.c, InitiatorEvent::kSend, fail, at(t));
 }
 
 void Nic::raise_final(Op& op, InitiatorEvent e, Fail fail, SimTime t) {
   if (op.final_raised) return;
   op.final_raised = true;
+  if (log_) log_->row(LogType::kPciEvent, op.c.initiator, op.c.initiator, t, t + event_latency_);
   op.c.client->on_initiator(op.c, e, fail, at(t));
 }
 

@@ -267,6 +267,11 @@ class Nic final : private EventHandler {
   std::vector<Node> nodes_;
   SlotPool<Op> ops_;
   SlotPool<Msg> msgs_;
+  struct Write {  // a payload's PCI write in the background (its log row)
+    HostId node = 0;
+    SimTime start;
+  };
+  SlotPool<Write> writes_;
   Adaptor wire_adaptor_, pcie_adaptor_;
   SimTime event_latency_;
   uint64_t transmissions_ = 0;  // reliable transmissions so far (nic/drop numbers them)

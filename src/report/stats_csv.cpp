@@ -45,17 +45,17 @@ void write_table(const std::string& dir, const char* file, const char* header, c
 
 }  // namespace
 
-void prepare_stats_dir(const std::string& dir) {
+void prepare_stats_dir(const std::string& dir, const std::string& what) {
   const SourceLoc loc{dir, 0, 0};
   std::error_code ec;
   if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-    throw InputError(loc, "the statistics directory is an existing file, not a directory");
+    throw InputError(loc, "the " + what + " is an existing file, not a directory");
   std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(loc, "cannot create the statistics directory: " + ec.message());
+  if (ec) throw InputError(loc, "cannot create the " + what + ": " + ec.message());
   // access(W_OK) says yes to root on a read-only file system: create a file instead.
   const std::string probe = (std::filesystem::path(dir) / (".simfab-probe." + std::to_string(::getpid()))).string();
   std::FILE* f = std::fopen(probe.c_str(), "w");
-  if (!f) throw InputError(loc, std::string("cannot write into the statistics directory: ") + std::strerror(errno));
+  if (!f) throw InputError(loc, "cannot write into the " + what + ": " + std::strerror(errno));
   std::fclose(f);
   std::remove(probe.c_str());
 }

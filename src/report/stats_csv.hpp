@@ -11,7 +11,7 @@ namespace simfab {
 // Makes `dir` (and its parents) if needed and checks that a file can be created in it, so that a
 // bad --stats is reported before the simulation, not after it. Throws
 // InputError(SourceLoc{dir, 0, 0}, ...) saying why it cannot.
-void prepare_stats_dir(const std::string& dir);
+void prepare_stats_dir(const std::string& dir, const std::string& what = "statistics directory");
 
 // Writes every CSV file of `s` into `dir` (which exists), each all-or-nothing
 // (core/atomic_file.hpp). Throws InputError when a file cannot be written.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "platform/platform.hpp"
 #include "report/time_format.hpp"
 
 namespace simfab {
@@ -61,6 +62,8 @@ std::ostream& TraceEventWriter::next_event() {
 
 void TraceEventWriter::start_run(const RunInfo& info) {
   rank_host_ = info.rank_host;
+  platform_ = info.platform;
+  nic_named_.clear();
   process_named_.assign(rank_host_.size(), false);
   thread_named_.clear();
   calls_ = info.format != "goal";
@@ -90,6 +93,28 @@ void TraceEventWriter::name_thread(RankId r, int tid, std::string_view name) {
   out_ << "}}";
   next_event() << R"({"ph":"M","pid":)" << r << R"(,"tid":)" << tid
                << R"(,"name":"thread_sort_index","args":{"sort_index":)" << tid << "}}";
+}
+
+void TraceEventWriter::row(nic::LogType type, HostId initiator, HostId target, SimTime start, SimTime end) {
+  if (!filter_.overlaps(start, end) || !platform_) return;
+  const bool pci = type >= nic::LogType::kPciPioPayload;
+  const HostId host = pci ? initiator : target;  // a message shows on the NIC that receives it
+  if (nic_named_.size() <= static_cast<size_t>(host)) nic_named_.resize(static_cast<size_t>(host) + 1, false);
+  const int64_t pid = kNicPid + host;
+  if (!nic_named_[static_cast<size_t>(host)]) {
+    nic_named_[static_cast<size_t>(host)] = true;
+    next_event() << R"({"ph":"M","pid":)" << pid << R"(,"tid":0,"name":"process_name","args":{"name":)";
+    write_json_string(out_, "NIC " + platform_->host(host).name);
+    out_ << "}}";
+    next_event() << R"({"ph":"M","pid":)" << pid << R"(,"tid":0,"name":"process_sort_index","args":{"sort_index":)"
+                 << pid << "}}";
+    for (int tid : {0, 1})
+      next_event() << R"({"ph":"M","pid":)" << pid << R"(,"tid":)" << tid
+                   << R"(,"name":"thread_name","args":{"name":")" << (tid ? "PCIe" : "wire") << R"("}})";
+  }
+  next_event() << R"({"ph":"X","pid":)" << pid << R"(,"tid":)" << (pci ? 1 : 0) << R"(,"ts":)" << micros_text(start)
+               << R"(,"dur":)" << micros_text(end - start) << R"(,"name":")" << nic::log_type_name(type)
+               << R"(","cat":"nic","args":{"from":)" << initiator << R"(,"to":)" << target << "}}";
 }
 
 void TraceEventWriter::call_interval(RankId r, SimTime begin, SimTime end, const CallInfo& c) {

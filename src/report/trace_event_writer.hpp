@@ -24,6 +24,12 @@
 //              the CPU the message was sent and received on (MessageRecord::cpu). The
 //              flow id is the message's number in the run (filtering does not renumber).
 //
+// NIC model (nic/model=portals; as a nic::NicLog): one process per NIC that did something (pid =
+// kNicPid + host, named "NIC HOST", sorted after the ranks), tid 0 "wire" (each message from its
+// first byte to its arrival, named by Fig. 4.12's types: PTL_PUT, PTL_ACK, E2E_ACK, ...) and tid 1
+// "PCIe" (commands, DMA requests and payloads, payload writes, event writes), cat "nic"; the
+// window filter applies, the rank filter does not.
+//
 // Filter (TraceFilter): slices of kept ranks that overlap [from, to] (nothing is clipped); a
 // message when its sender or its receiver is kept and [sent, arrived] overlaps the window. A rank
 // that is not kept but ends a kept message still gets its process name, so the arrow has a home.
@@ -42,11 +48,12 @@
 #include <unordered_set>
 #include <vector>
 
+#include "nic/nic_log.hpp"
 #include "report/run_observer.hpp"
 
 namespace simfab {
 
-class TraceEventWriter final : public RunObserver {
+class TraceEventWriter final : public RunObserver, public nic::NicLog {
  public:
   using Metadata = std::function<nlohmann::ordered_json(const RunResult&)>;
   // `metadata` gives the value of the top-level "simfab" key (an empty function: no such key).
@@ -57,6 +64,8 @@ class TraceEventWriter final : public RunObserver {
   void cpu_busy(RankId r, uint8_t cpu, CpuUse use, SimTime begin, SimTime end) override;
   void message(const MessageRecord& m) override;
   void finish(const RunResult& result) override;
+  void row(nic::LogType type, HostId initiator, HostId target, SimTime start, SimTime end) override;
+  static constexpr int64_t kNicPid = 1 << 30;
 
  private:
   // Writes the separator before an event and returns the stream.
@@ -69,6 +78,8 @@ class TraceEventWriter final : public RunObserver {
   TraceFilter filter_;
   Metadata metadata_;
   std::vector<std::string> rank_host_;
+  const Platform* platform_ = nullptr;
+  std::vector<bool> nic_named_;
   std::vector<bool> process_named_;
   std::unordered_set<uint64_t> thread_named_;  // rank * 512 + tid
   bool calls_ = false;  // the front-end reports calls: flows bind to the MPI thread

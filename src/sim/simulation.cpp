@@ -91,6 +91,10 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
                      Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks) {
   std::unique_ptr<Network> net = nic::make_mpi_network(engine, platform, cfg);
+  if (auto* pn = dynamic_cast<nic::PortalsNetwork*>(net.get()))
+    pn->nic().set_log(hooks.nic_log);
+  else if (hooks.nic_log_required)
+    throw InputError(SourceLoc{"--portals-log", 0, 0}, "the Portals log records the NIC model: add --cfg nic/model=portals");
   Executor ex(engine, *net, ops, program, rank_host);
   // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
   std::vector<int> ranks_per_host(static_cast<size_t>(platform.host_count()), 0);

@@ -29,6 +29,10 @@ void register_builtin_keys(Config& cfg);
 struct RunHooks {
   ActivitySink* activity = nullptr;
   bool progress = false;  // a status line on stderr while the event loop runs (report/progress_meter)
+  // The NIC model's rows (nic/model=portals): the timeline's NIC tracks, --portals-log. With
+  // nic_log_required (--portals-log), a run without the NIC model is an input error.
+  nic::NicLog* nic_log = nullptr;
+  bool nic_log_required = false;
 };
 
 struct SimulationInput {

@@ -513,6 +513,7 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   for (size_t r = 0; r < n; ++r) {
     SimTime f = SimTime::zero();
     for (size_t c = 0; c < ncpus_; ++c) f = max(f, nexto_[r * ncpus_ + c]);
+    if (f != SimTime::never()) f = max(f, program_.end_time(static_cast<RankId>(r)));
     res.finish[r] = f;
     res.makespan = max(res.makespan, f);
     for (uint32_t m = uq_[r].head; m != kNoOp; m = msgs_[m].next) ++res.unmatched_messages;

@@ -31,6 +31,10 @@ class Program {
   virtual void on_completed(OpId op, SimTime t) = 0;
   // True when every op of the rank has completed.
   virtual bool rank_finished(RankId r) const = 0;
+  // When rank r ended by the front-end's own clock (online mode: a rank may end after a wait
+  // that moved no CPU timer, e.g. a Portals event wait); the finish time is the later of this and
+  // the rank's CPU timers. Zero: the CPU timers alone.
+  virtual SimTime end_time(RankId /*r*/) const { return SimTime::zero(); }
   // For the deadlock report: what an unfinished rank waits for, in one line.
   virtual std::string describe_blocked(RankId r) const = 0;
   // For MPI errors found by the executor (truncation): where op `id` was issued, e.g.

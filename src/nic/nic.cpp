@@ -584,11 +584,12 @@ double Nic::energy_j(HostId h, SimTime end) const {
 }
 
 std::string Nic::stuck() const {
-  if (ops_.live() == 0) return {};
-  std::string s = std::to_string(ops_.live()) + " NIC operation(s) never completed";
+  std::string s;
+  if (ops_.live() > 0) s = std::to_string(ops_.live()) + " NIC operation(s) never completed";
   if (given_up_ > 0)
-    s += " (" + std::to_string(given_up_) + " message(s) given up after nic/max-retries=" +
-         std::to_string(p_.max_retries) + " retransmissions)";
+    s += (s.empty() ? "" : "; ") + std::to_string(given_up_) + " message(s) given up by the NIC after nic/max-retries=" +
+         std::to_string(p_.max_retries) + " retransmissions";
+  if (s.empty()) return {};
   const std::string w = wire_->stuck();
   return w.empty() ? s : s + "; " + w;
 }

@@ -1,5 +1,7 @@
 // The network the MPI layer talks to: network/model's model, or, with nic/model=portals, the NIC
 // model (PortalsNetwork) over the model nic/wire names. What sim/ builds for every front-end.
+// Under the NIC, the packet model's receiving sink drains at nic/pcie-transfer-bw with no
+// per-packet cost (the NIC owns the host's PCIe), unless packet/sink-* are set explicitly.
 #pragma once
 
 #include <memory>

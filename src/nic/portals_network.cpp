@@ -86,7 +86,7 @@ NetworkStats PortalsNetwork::statistics() const { return nic_.wire().statistics(
 
 std::string PortalsNetwork::stuck() const {
   std::string s = nic_.stuck();
-  if (s.empty() && outstanding_ > 0) s = std::to_string(outstanding_) + " MPI message(s) lost in the NIC";
+  if (outstanding_ > 0) s = std::to_string(outstanding_) + " MPI message(s) never delivered" + (s.empty() ? "" : ": " + s);
   return s;
 }
 

@@ -91,13 +91,17 @@ void OnlineProgram::resume(RankId r, SimTime t) {
   current_ = r;
   R.now = t;
   R.cpu_mark = cpu_seconds();
+  R.libc.restore();
   bool finished = R.fiber->resume();
   while (!finished && kernel_work_) {  // the rank asked for kernel work on the main stack
     const FunctionRef<void()> work = *kernel_work_;
     kernel_work_.reset();
+    R.libc.save();
     work();
+    R.libc.restore();
     finished = R.fiber->resume();
   }
+  R.libc.save();
   current_ = -1;
   if (finished) R.done = true;
 }

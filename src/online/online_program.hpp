@@ -51,6 +51,7 @@
 #include "mpi/program.hpp"
 #include "online/coll_data.hpp"
 #include "online/fiber.hpp"
+#include "online/libc_state.hpp"
 #include "online/program_image.hpp"
 #include "platform/platform.hpp"
 
@@ -84,6 +85,10 @@ class OnlineProgram final : public Program, private EventHandler {
   void on_completed(OpId op, SimTime t) override;
   void on_matched(OpId recv, uint32_t send_user) override;
   bool rank_finished(RankId r) const override { return ranks_[static_cast<size_t>(r)].done; }
+  SimTime end_time(RankId r) const override {
+    const Rank& R = ranks_[static_cast<size_t>(r)];
+    return R.done ? R.now : SimTime::zero();
+  }
   std::string describe_blocked(RankId r) const override;
   std::string locate_op(OpId id) const override;  // "rank 1: MPI_Recv" (MPI_ERR_TRUNCATE)
 
@@ -240,6 +245,7 @@ class OnlineProgram final : public Program, private EventHandler {
     uint32_t shared_calls = 0;                // simfab_shared_malloc calls so far
     std::vector<std::string> args;
     std::vector<char*> argv;
+    LibcState libc;  // getopt's globals and errno while another rank runs (libc_state.hpp)
   };
   struct Request {
     enum class Kind : uint8_t { kFree, kSend, kRecv, kColl } kind = Kind::kFree;

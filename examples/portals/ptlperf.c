@@ -7,6 +7,9 @@
  * (doubling) it runs -n operations in the chosen mode and prints one line: size, latency (us per
  * operation), bandwidth (MB/s) and message rate (Mmsg/s), timed in simulated time with
  * simfab_ptl_wtime() (clock_gettime is the host's clock under simfab exec, not simulated time).
+ * With -r N, the sizes are seed 000's sweep (§3.2) instead of the doubling: the "interesting"
+ * sizes of the NIC's thresholds (8/9, 16/17, 64/65, 408/409, 416/417, 512/513 B) that lie in
+ * [-s, -S], then sizes drawn log2-uniformly in [-s, -S] (a fixed seed) up to N in all, ascending.
  * Modes:
  *   put-ack     Put with PTL_ACK_REQ, wait for the ACK (EQ polled with PtlEQGet) before the next
  *   put-send    Put, wait for its SEND only (the early SEND of <= 64 B payloads pipelines)
@@ -42,7 +45,8 @@ static ptl_handle_eq_t eq;
 
 static void usage(int status) {
   fprintf(status ? stderr : stdout,
-          "usage: ptlperf [-s min] [-S max] [-n iterations] [-m mode] [-w window] [-h]\n"
+          "usage: ptlperf [-s min] [-S max] [-r count] [-n iterations] [-m mode] [-w window] [-h]\n"
+          "  -r count sizes: the NIC thresholds, then log2-uniform random sizes (default: doubling)\n"
           "  -s min size in bytes (default 1)     -S max size (default 65536)\n"
           "  -n operations per size (default 1000) -w operations in flight (default 256)\n"
           "  -m put-ack | put-send | put-nowait | get | ct | eqpoll | match (default put-ack)\n");
@@ -65,12 +69,45 @@ static void poll_for(ptl_event_kind_t type, int use_poll) {
   }
 }
 
+#define MAX_SIZES 4096
+
+static int by_value(const void* a, const void* b) {
+  const long x = *(const long*)a, y = *(const long*)b;
+  return (x > y) - (x < y);
+}
+
+/* Seed 000's sweep: the thresholds' sizes in [min, max], then log2-uniform ones (xorshift, fixed
+ * seed: the same list on every run), `count` in all, ascending. Returns how many. */
+static int sweep_sizes(long min, long max, int count, long* sizes) {
+  static const long interesting[] = {8, 9, 16, 17, 64, 65, 408, 409, 416, 417, 512, 513};
+  int n = 0;
+  for (size_t i = 0; i < sizeof interesting / sizeof *interesting && n < count; ++i)
+    if (interesting[i] >= min && interesting[i] <= max) sizes[n++] = interesting[i];
+  unsigned long long x = 88172645463325252ULL;
+  double lo = 0, hi = 0;
+  for (long v = min; v > 1; v /= 2) lo += 1;
+  for (long v = max; v > 1; v /= 2) hi += 1;
+  while (n < count) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    const double u = (double)(x >> 11) / 9007199254740992.0;
+    long s = 1;
+    for (double e = lo + u * (hi - lo + 1); e >= 1; e -= 1) s *= 2;
+    s += (long)((double)s * u);
+    if (s < min) s = min;
+    if (s > max) s = max;
+    sizes[n++] = s;
+  }
+  qsort(sizes, (size_t)n, sizeof *sizes, by_value);
+  return n;
+}
+
 int main(int argc, char** argv) {
-  long min = 1, max = 65536, iters = 1000, window = 256;
+  long min = 1, max = 65536, iters = 1000, window = 256, random_sizes = 0;
   enum mode mode = PUT_ACK;
   int c;
-  while ((c = getopt(argc, argv, "s:S:n:m:w:h")) != -1) {
+  while ((c = getopt(argc, argv, "s:S:r:n:m:w:h")) != -1) {
     switch (c) {
+      case 'r': random_sizes = atol(optarg); break;
       case 's': min = atol(optarg); break;
       case 'S': max = atol(optarg); break;
       case 'n': iters = atol(optarg); break;
@@ -86,7 +123,13 @@ int main(int argc, char** argv) {
       default: usage(2);
     }
   }
-  if (min < 1 || max < min || iters < 1 || window < 1) usage(2);
+  if (min < 1 || max < min || iters < 1 || window < 1 || random_sizes < 0 || random_sizes > MAX_SIZES) usage(2);
+  static long sizes[MAX_SIZES];
+  int nsizes = 0;
+  if (random_sizes > 0)
+    nsizes = sweep_sizes(min, max, (int)random_sizes, sizes);
+  else
+    for (long s = min; s <= max && nsizes < MAX_SIZES; s *= 2) sizes[nsizes++] = s;
 
   ptl_process_t self, target;
   ptl_pt_index_t pt;
@@ -148,7 +191,8 @@ int main(int argc, char** argv) {
            mode == PUT_NOWAIT || mode == MATCH ? "" : ", one in flight");
     printf("# %10s %14s %14s %14s\n", "size(B)", "latency(us)", "bw(MB/s)", "rate(Mmsg/s)");
     ptl_size_t ct_done = 0;
-    for (long size = min; size <= max; size *= 2) {
+    for (int k = 0; k < nsizes; ++k) {
+      const long size = sizes[k];
       const ptl_size_t len = (ptl_size_t)size;
       const double t0 = simfab_ptl_wtime();
       long in_flight = 0;

@@ -89,6 +89,8 @@ class Engine {
   }
 
   SimTime now() const { return now_; }
+  // When the next event happens; never() when none is pending.
+  SimTime next_time() const { return queue_.empty() ? SimTime::never() : queue_.next_time(); }
   uint64_t events_processed() const { return events_; }
   size_t pending() const { return queue_.size(); }
 

@@ -65,6 +65,8 @@ class EventQueue {
 
   bool empty() const { return size_ == 0; }
   size_t size() const { return size_; }
+  // The time of the next pop. REQUIRES: !empty().
+  SimTime next_time() const { return heap_.front().time; }
 
   // REQUIRES: !empty().
   Event pop() {

@@ -89,7 +89,7 @@ void OnlineProgram::resume(RankId r, SimTime t) {
   Rank& R = ranks_[static_cast<size_t>(r)];
   if (R.done) return;
   current_ = r;
-  R.now = t;
+  R.now = std::max(R.now, t);  // a rank's clock may be ahead of the engine's (poll_sleep)
   R.cpu_mark = cpu_seconds();
   R.libc.restore();
   bool finished = R.fiber->resume();
@@ -153,6 +153,16 @@ void OnlineProgram::advance_to(SimTime t) {
   R.wake_scheduled = true;
   ex_->engine().schedule(t, EventKind::kFrontEnd, static_cast<uint64_t>(current_));
   Fiber::yield();
+}
+
+void OnlineProgram::poll_sleep(SimTime d) {
+  Rank& R = rank();
+  const SimTime t = R.now + d;
+  if (ex_->engine().next_time() > t) {
+    R.now = t;
+    return;
+  }
+  advance_to(t);
 }
 
 void OnlineProgram::poke(RankId r, SimTime t) {

@@ -205,6 +205,11 @@ class OnlineProgram final : public Program, private EventHandler {
   Executor& executor() const { return *ex_; }
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   void wake(RankId r, SimTime t) { poke(r, t); }
+  // A polling delay of the running rank (Portals' growing delay, seed 000 §5.7): its clock moves
+  // on by d without a context switch when no engine event comes before the delay is over (then
+  // nothing can reach the rank meanwhile: the engine is its only source of news); otherwise it
+  // sleeps until then. Not charged as computation. Cost: O(1) in the common case.
+  void poll_sleep(SimTime d);
 
  private:
   static constexpr uint32_t kSelfContext = 0xFFFFFFF0u;  // MPI_COMM_SELF's matching contexts

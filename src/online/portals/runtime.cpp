@@ -135,7 +135,7 @@ void PortalsRuntime::poll_delay() {
   ++s.polls;
   const int64_t d = nic_.params().polling_delay.ps();
   const int64_t extra = s.polls > 5 ? static_cast<int64_t>(s.polls - 5) : 0;
-  program_.compute_seconds(SimTime::ps(d + extra * d).seconds());
+  program_.poll_sleep(SimTime::ps(d + extra * d));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -90,7 +90,7 @@ void Nic::handle(SimTime now, uint64_t index) {
     case kTxFree: {
       const HostId node = static_cast<HostId>(arg >> 2);
       const uint8_t vn = static_cast<uint8_t>(arg & 3);
-      nodes_[static_cast<size_t>(node)].vn[vn].tx_busy = false;
+      nodes_[static_cast<size_t>(node)].vn[vn].wake_pending = false;
       try_tx(node, vn, now);
       break;
     }
@@ -226,7 +226,15 @@ void Nic::release_inflight(Op& op, SimTime now) {
 
 void Nic::try_tx(HostId node, uint8_t vn_index, SimTime now) {
   Vn& vn = nodes_[static_cast<size_t>(node)].vn[vn_index];
-  while (!vn.tx_busy && !vn.queue.empty()) {
+  while (!vn.queue.empty()) {
+    // TX still serves a message: come back when it is free (a DMA read's end wakes it itself).
+    if (vn.reading || now < vn.tx_free_at) {
+      if (!vn.reading && !vn.wake_pending) {
+        vn.wake_pending = true;
+        schedule(vn.tx_free_at, kTxFree, (static_cast<uint64_t>(node) << 2) | vn_index);
+      }
+      return;
+    }
     const uint32_t m = vn.queue.front();
     vn.queue.pop_front();
     Msg& r = msgs_[m];
@@ -251,7 +259,6 @@ void Nic::serve(uint32_t m, SimTime now) {
   Msg& r = msgs_[m];
   Op& op = ops_[r.op];
   Vn& vn = nodes_[static_cast<size_t>(r.from)].vn[r.vn];
-  vn.tx_busy = true;
   r.tx_start = now;
   SimTime tx_end = now;
   bool dma = false;
@@ -288,12 +295,18 @@ void Nic::serve(uint32_t m, SimTime now) {
     // the first packets (after one PCI packet's delay), and is free when the read ends.
     const SimTime read = now + p_.pci_small(p_.dma_request_size);
     r.wire_start = read + p_.packet_delay(r.payload) + p_.send_delay;
-    r.read_pending = r.tx_waits_read = true;
-    Node& n = nodes_[static_cast<size_t>(r.from)];
-    if (n.pcie_active++ == 0) n.pcie_since = read;
     counters_[static_cast<size_t>(r.from)].pcie_bytes += r.payload;
-    pcie_->transfer(r.from, true, r.payload, read, m);
     if (log_) log_->row(LogType::kPciDmaRequest, r.from, r.from, now, read);
+    if (r.payload <= p_.pci_packet) {  // one PCI packet: a transaction too short to share (no flow)
+      const SimTime end = read + SimTime::from_seconds(static_cast<double>(r.payload) / p_.pcie_transfer_bw);
+      if (log_) log_->row(LogType::kPciDmaPayload, r.from, r.from, read, end);
+      tx_done(m, std::max(end, r.wire_start));
+    } else {
+      r.read_pending = r.tx_waits_read = vn.reading = true;
+      Node& n = nodes_[static_cast<size_t>(r.from)];
+      if (n.pcie_active++ == 0) n.pcie_since = read;
+      pcie_->transfer(r.from, true, r.payload, read, m);
+    }
   } else {
     tx_done(m, tx_end);
   }
@@ -312,7 +325,12 @@ void Nic::tx_done(uint32_t m, SimTime end) {
     const bool no_ack = !p_.e2e && !(op.c.ack_req && op.c.op != OpType::kGet);
     if (op.c.length <= p_.early_send || (no_ack && !has_reply(op.c.op))) raise_send(op, Fail::kOk, end);
   }
-  schedule(end, kTxFree, (static_cast<uint64_t>(r.from) << 2) | r.vn);
+  Vn& vn = nodes_[static_cast<size_t>(r.from)].vn[r.vn];
+  vn.tx_free_at = end;
+  if (vn.reading) {  // the DMA read that held TX ended (now): serve what waits, from `end` on
+    vn.reading = false;
+    try_tx(r.from, r.vn, engine_.now());
+  }
 }
 
 bool Nic::lost(uint64_t transmission) const {
@@ -392,9 +410,13 @@ void Nic::pcie_done(uint64_t token, SimTime now) {
 
 void Nic::pcie_write(HostId node, Bytes bytes, SimTime now) {
   if (bytes == 0) return;
+  counters_[static_cast<size_t>(node)].pcie_bytes += bytes;
+  if (bytes <= p_.pci_packet) {  // one PCI packet: too short to share (no flow)
+    if (log_) log_->row(LogType::kPciPayloadWrite, node, node, now, now + p_.pci_small(bytes));
+    return;
+  }
   Node& n = nodes_[static_cast<size_t>(node)];
   if (n.pcie_active++ == 0) n.pcie_since = now;
-  counters_[static_cast<size_t>(node)].pcie_bytes += bytes;
   const uint32_t w = writes_.acquire();
   writes_[w] = Write{node, now};
   pcie_->transfer(node, false, bytes, now, kPcieWrite | w);
@@ -531,6 +553,14 @@ void Nic::unref(uint32_t op_id) {
 
 void Nic::e2e_push(HostId node, uint32_t op_id, Kind kind, SimTime start) {
   Node& n = nodes_[static_cast<size_t>(node)];
+  // Entries acknowledged (or of recycled operations) leave from the front as new ones come, so
+  // the FIFO holds about the messages in flight, not every message of the timeout period.
+  while (!n.e2e.empty()) {
+    const E2eEntry& f = n.e2e.front();
+    const Op& o = ops_[f.op];
+    if (o.gen == f.gen && !o.acked[f.kind] && o.last_tx[f.kind] == f.tx) break;
+    n.e2e.pop_front();
+  }
   const Op& op = ops_[op_id];
   const int k = static_cast<int>(kind);
   n.e2e.push_back(E2eEntry{start + p_.retry_timeout, op_id, op.gen, static_cast<uint8_t>(k), op.last_tx[k]});

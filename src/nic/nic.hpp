@@ -50,8 +50,11 @@
 // exhausted in its VN's waiting list; acknowledgements free the counters and resume the parked
 // requests in order, ahead of the queue.
 //
-// Cost: O(1) engine events per message and hop of the protocol (about 6 for a DMA Put with its
-// BXI ACK), independent of the size; PCIe flows only for DMA payloads.
+// Payloads of at most one PCI packet (512 B) are single PCI transactions: their DMA read takes
+// size / pcie-transfer-bw and their write is not shared (too short to matter); larger ones are
+// flows of the PCIe model (pcie.hpp), sharing the node's bus.
+// Cost: O(1) engine events per message of the protocol (about 30 for an acknowledged DMA Put,
+// the wire's and PCIe's flows included), independent of the size.
 // Determinism: everything is ordered by (time, priority, sequence) through the engine.
 #pragma once
 
@@ -202,7 +205,9 @@ class Nic final : private EventHandler {
     std::deque<uint32_t> queue;   // messages waiting for TX, in order
     std::deque<uint32_t> parked;  // requests waiting for an in-flight slot
     int64_t commands = 0;         // CPU commands posted and not yet taken by TX
-    bool tx_busy = false;
+    SimTime tx_free_at;           // TX serves nothing from then on (unless `reading`)
+    bool reading = false;         // TX waits for a DMA read to end
+    bool wake_pending = false;    // a kTxFree event is scheduled
     bool cq_was_full = false;
     SimTime rx_free;
   };

@@ -81,6 +81,9 @@ void register_nic_keys(Config& cfg) {
       "MTL eager limit)");
   key("nic/mpi-overhead", CfgType::kTime, "0",
       "MPI over Portals: the MPI library's CPU time per send and per receive, on top of the NIC's costs");
+  key("nic/max-memcpy", CfgType::kInt, "-1",
+      "Portals programs: Put and Get payloads larger than this (B) are timed but not copied, so the target "
+      "memory keeps its old content (-1: every payload is copied) [seed 000 App. R S4BXI_MAX_MEMCPY]");
   key("nic/power-idle", CfgType::kText, "0", "power of an idle NIC (W)");
   key("nic/power-busy", CfgType::kText, "0", "power of a NIC whose TX or RX engine works (W)");
 }
@@ -169,6 +172,8 @@ NicParams nic_params(const Config& cfg) {
   p.polling_delay = cfg.time("nic/polling-delay");
   p.eager_limit = cfg.bytes("nic/eager-limit");
   p.mpi_overhead = cfg.time("nic/mpi-overhead");
+  p.max_memcpy = cfg.integer("nic/max-memcpy");
+  if (p.max_memcpy < -1) bad("nic/max-memcpy", "expected -1 (copy every payload) or a size in bytes");
   p.power_idle_w = watts(cfg, "nic/power-idle");
   p.power_busy_w = watts(cfg, "nic/power-busy");
   if (p.power_busy_w < p.power_idle_w) bad("nic/power-busy", "must be at least nic/power-idle");

@@ -25,6 +25,8 @@
 //              software cost per send and per receive (0: the NIC's costs only)
 //   wire       nic/wire: the network model under the NIC (flow by default, or packet, loggops, smpi)
 //   power      nic/power-idle, nic/power-busy: W per NIC, busy while its TX or RX engines work
+//   memory     nic/max-memcpy: Portals programs' Put/Get payloads above it are timed but not copied
+//              (S4BXI_MAX_MEMCPY), so large-message sweeps cost no memory bandwidth
 #pragma once
 
 #include <cstdint>
@@ -64,6 +66,7 @@ struct NicParams {
   Bytes eager_limit = 2048;
   SimTime mpi_overhead;
   double power_idle_w = 0, power_busy_w = 0;
+  int64_t max_memcpy = -1;  // Portals programs: Put/Get payloads above it are not copied (-1: all are)
 
   // The payload thresholds of an NI: inline and PIO sizes are larger by the match bits' room
   // on a non-matching NI.

@@ -138,6 +138,21 @@ void PortalsRuntime::poll_delay() {
   program_.poll_sleep(SimTime::ps(d + extra * d));
 }
 
+void PortalsRuntime::skip_spin(const std::function<bool(SimTime)>& ready, const char* what) {
+  RankState& s = ranks_[static_cast<size_t>(program_.me())];
+  SimTime t = now();  // the last poll's time
+  uint32_t k = s.polls;
+  program_.wait_for([this, &ready] { return ready(check_time()); }, what);
+  const SimTime found_at = now();
+  const int64_t d = nic_.params().polling_delay.ps();
+  while (t < found_at) {
+    ++k;
+    t = t + SimTime::ps(d + (k > 5 ? static_cast<int64_t>(k - 5) : 0) * d);
+  }
+  ranks_[static_cast<size_t>(program_.me())].polls = k;
+  if (t > now()) program_.poll_sleep(t - now());
+}
+
 // ---------------------------------------------------------------------------------------------
 // Issue
 
@@ -241,6 +256,7 @@ nic::TargetOutcome PortalsRuntime::on_target(const nic::Command& c, nic::NicTime
     return scratch.data();
   };
   Delivery d;
+  d.max_memcpy = nic_.params().max_memcpy;
   d.msg.op = a.kind;
   if (ini) {
     d.msg.initiator = I.id(*ini);

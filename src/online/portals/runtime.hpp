@@ -113,6 +113,15 @@ class PortalsRuntime final : public nic::NicClient {
   void notify(int32_t rank, SimTime visible);
   // One poll's cost: the growing delay; `found` resets it.
   void poll_delay();
+  // After kSpinLimit empty polls in a row (a program that only polls), the rest of the loop is
+  // played without returning to the program: block until ready(t) holds (an event is visible, a
+  // counter changed), then sleep to the first instant of the growing-delay poll sequence at or
+  // after that. The poll then ends exactly when literal polling would have found it; only the
+  // empty returns in between are left out (online mode does the same for MPI_Test loops), so a
+  // wait costs O(1) events whatever its length, and a loop that can never succeed ends in a
+  // deadlock report instead of spinning forever.
+  static constexpr uint32_t kSpinLimit = 16;
+  void skip_spin(const std::function<bool(SimTime)>& ready, const char* what);
   void found() { ranks_[static_cast<size_t>(program_.me())].polls = 0; }
 
   OnlineProgram& program_;

@@ -44,9 +44,14 @@ void disable(NetworkInterface& ni, PortalTable& pt, ptl_pt_index_t index, const 
 // Moves the data between the entry's memory at `dst` and the initiator.
 void move_data(const Delivery& d, std::byte* dst, uint64_t mlength) {
   if (mlength == 0) return;
+  const bool copy = d.max_memcpy < 0 || mlength <= static_cast<uint64_t>(d.max_memcpy);
   switch (d.msg.op) {
-    case OpKind::kPut: std::memmove(dst, d.payload, mlength); break;
-    case OpKind::kGet: std::memmove(d.reply_to, dst, mlength); break;
+    case OpKind::kPut:
+      if (copy) std::memmove(dst, d.payload, mlength);
+      break;
+    case OpKind::kGet:
+      if (copy) std::memmove(d.reply_to, dst, mlength);
+      break;
     case OpKind::kAtomic: apply_atomic(d.atomic_operation, d.atomic_type, dst, d.payload, nullptr, nullptr, mlength); break;
     case OpKind::kFetchAtomic:
     case OpKind::kSwap:

@@ -38,6 +38,7 @@ struct Delivery {
   ptl_op_t atomic_operation = PTL_MIN;
   ptl_datatype_t atomic_type = PTL_INT8_T;
   const void* compare = nullptr;  // PtlSwap's operand (one element)
+  int64_t max_memcpy = -1;        // Put/Get payloads above this many bytes are not copied (-1: all are)
 };
 
 struct DeliveryResult {

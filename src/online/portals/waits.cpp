@@ -22,7 +22,15 @@ int PortalsRuntime::eq_get(ptl_handle_eq_t h, ptl_event_t* ev) {
   const int32_t r = program_.me();
   if (!ev || !eq_of(r, h)) return PTL_ARG_INVALID;
   poll_delay();
-  const int rc = eq_of(r, h)->pop(now(), ev);
+  int rc = eq_of(r, h)->pop(now(), ev);
+  if (rc == PTL_EQ_EMPTY && ranks_[static_cast<size_t>(r)].polls >= kSpinLimit) {
+    skip_spin([this, r, h](SimTime t) {
+      EventQueue* q = eq_of(r, h);
+      return !q || q->has_visible(t);
+    }, "PtlEQGet (polling)");
+    EventQueue* q = eq_of(r, h);
+    rc = q ? q->pop(now(), ev) : PTL_ARG_INVALID;
+  }
   if (rc != PTL_EQ_EMPTY) found();
   return rc;
 }
@@ -69,7 +77,11 @@ int PortalsRuntime::eq_poll(const ptl_handle_eq_t* hs, unsigned int size, ptl_ti
   }
   if (timeout == 0) {
     poll_delay();
-    const int i = first(now());
+    int i = first(now());
+    if (i < 0 && ranks_[static_cast<size_t>(r)].polls >= kSpinLimit) {
+      skip_spin([first](SimTime t) { return first(t) >= 0; }, "PtlEQPoll (polling)");
+      i = first(now());
+    }
     return i >= 0 ? take(i) : PTL_EQ_EMPTY;
   }
   const SimTime deadline = now() + milliseconds(timeout);

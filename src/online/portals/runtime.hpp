@@ -120,7 +120,7 @@ class PortalsRuntime final : public nic::NicClient {
   // empty returns in between are left out (online mode does the same for MPI_Test loops), so a
   // wait costs O(1) events whatever its length, and a loop that can never succeed ends in a
   // deadlock report instead of spinning forever.
-  static constexpr uint32_t kSpinLimit = 16;
+  static constexpr uint32_t kSpinLimit = 8;
   void skip_spin(const std::function<bool(SimTime)>& ready, const char* what);
   void found() { ranks_[static_cast<size_t>(program_.me())].polls = 0; }
 

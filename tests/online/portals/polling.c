@@ -1,5 +1,7 @@
 /* Seed 000 test 18: a program that busy-polls PtlEQGet still ends, simulated time advancing by
- * the growing polling delay; the event is found soon after it becomes visible. */
+ * the growing polling delay; the event is found soon after it becomes visible. After 8 empty
+ * polls in a row the rest of the loop is played inside the call (runtime.hpp, skip_spin): the
+ * program sees at most 8 empty returns, and finds the event at the poll instant it would have. */
 #include "common.h"
 
 int main(void) {
@@ -13,8 +15,8 @@ int main(void) {
     while ((rc = PtlEQGet(eq, &ev)) == PTL_EQ_EMPTY) ++polls;
     CHECK(rc);
     const double t = simfab_ptl_wtime();
-    EXPECT(ev.type == PTL_EVENT_PUT && polls > 10 && t > 1e-6 && t < 1e-4, "a PUT after polling: %ld polls, %g s", polls, t);
-    printf("polling target: PUT after %ld polls at %.3f us OK\n", polls, t * 1e6);
+    EXPECT(ev.type == PTL_EVENT_PUT && polls == 7 && t > 1e-6 && t < 1e-4, "a PUT after polling: %ld polls, %g s", polls, t);
+    printf("polling target: PUT after %ld polls at %.6f us OK\n", polls, t * 1e6);
   } else {
     static char msg[8] = "poll";
     ptl_handle_md_t md = bind(msg, sizeof msg, 0, PTL_CT_NONE);

@@ -247,6 +247,40 @@ if not QUICK:
         check("losses were retransmitted", a["nic"]["totals"]["retransmissions"] >= 2, ">= 2",
               a["nic"]["totals"]["retransmissions"])
 
+# ---- seed 000 test 21: the congestion probe under NIC in-flight limits ------------------------------
+probe = os.path.join(TMP, "congestion_probe")
+b = subprocess.run([CC, "-O2", "-o", probe, os.path.join(ROOT, "examples", "portals", "congestion_probe.c")],
+                   capture_output=True, text=True)
+check("congestion_probe builds with simfab-cc", b.returncode == 0, "exit 0", b.stderr[-500:])
+PORTALS_DIR = os.path.join(ROOT, "examples", "portals")
+
+
+def probe_latency(*args):
+    _, p = simfab("exec", "-np", "18", "--platform", os.path.join(PORTALS_DIR, "two_switches.yaml"), "--hostfile",
+                  os.path.join(PORTALS_DIR, "probe.hostfile"), "--cfg", "online/compute=declared", *PORTALS, *args,
+                  json_out=False)
+    for line in p.stdout.splitlines():
+        if line.startswith("probe:"):
+            return float(line.split()[-2])
+    return None
+
+
+base = probe_latency(probe, "-q")
+free = probe_latency(probe)
+limits = [1, 2, 4, 8, 16] if QUICK else [1, 2, 4, 8, 16, 32, 64]
+node = {L: probe_latency("--cfg", f"nic/max-inflight-to-target={L}", probe) for L in limits}
+proc = {L: probe_latency("--cfg", f"nic/max-inflight-to-process={L}", probe) for L in [1, 2]}
+if None not in [base, free, *node.values(), *proc.values()]:
+    check("probe: the flood slows the probe down", free > 3 * base, f"> 3 x {base}", free)
+    ordered = [node[L] for L in sorted(limits)]
+    check("probe: latency falls as the node-level limit tightens", all(a <= b for a, b in zip(ordered, ordered[1:]))
+          and ordered[-1] <= free, "non-increasing towards tighter limits", ordered)
+    check("probe: a limit of 1 brings it near the no-flood baseline", node[1] < 2 * base and node[1] < 0.4 * free,
+          f"< 2 x {base}", node[1])
+    for L in [1, 2]:
+        check(f"probe: process-level {L} = node-level {8 * L} (8 processes per node)",
+              abs(proc[L] / node[8 * L] - 1) < 0.02, node[8 * L], proc[L])
+
 # ---- bad input ---------------------------------------------------------------------------------------
 bad = [
     (["--goal", one_message(8)], PORTALS, "needs a platform"),

@@ -189,8 +189,9 @@ many = write("many.goal", "num_ranks 2\nrank 0 {\n" + "".join(
     f"r{i}: recv 100b from 0 tag 0\n" for i in range(2000)) + "}\n")
 logdir = os.path.join(TMP, "log")
 stats = os.path.join(TMP, "stats")
+timeline = os.path.join(TMP, "timeline.json")
 j, _ = simfab("run", "--platform", CLUSTER, "--goal", many, "--quiet", *PORTALS, "--portals-log", logdir,
-              "--stats", stats, "--cfg", "nic/power-idle=5", "--cfg", "nic/power-busy=15")
+              "--stats", stats, "--trace-out", timeline, "--cfg", "nic/power-idle=5", "--cfg", "nic/power-busy=15")
 FIG_4_12 = {"E2E_ACK", "PTL_ACK", "PTL_GET_RESPONSE", "PTL_PUT", "PTL_GET", "PTL_ATOMIC", "PTL_FETCH_ATOMIC",
             "PTL_FETCH_ATOMIC_RESPONSE", "PCI_PIO_PAYLOAD", "PCI_DMA_PAYLOAD", "PCI_DMA_REQUEST",
             "PCI_PAYLOAD_WRITE", "PCI_EVENT", "PCI_COMMAND", "COMPUTE"}
@@ -215,6 +216,15 @@ if j:
           sum(x[0] == "E2E_ACK" for x in flat))
     check("portals log: rows start before they end", all(float(x[3]) <= float(x[4]) for x in flat), "start <= end",
           "a row ending first")
+    events = json.load(open(timeline))["traceEvents"]
+    nic_names = {e["args"]["name"] for e in events if e.get("name") == "process_name" and e["pid"] >= 1 << 30}
+    check("--trace-out: a process per NIC that worked", nic_names == {"NIC node0", "NIC node1"},
+          {"NIC node0", "NIC node1"}, nic_names)
+    nic_slices = [e for e in events if e.get("cat") == "nic"]
+    check("--trace-out: the log's rows as NIC slices", len(nic_slices) == len(flat), len(flat), len(nic_slices))
+    check("--trace-out: PTL_PUT slices on the wire track of the receiving NIC",
+          all(e["tid"] == 0 and e["pid"] == (1 << 30) + 1 for e in nic_slices if e["name"] == "PTL_PUT"),
+          "tid 0 of NIC node1", "elsewhere")
     with open(os.path.join(stats, "nics.csv")) as fh:
         nics = list(csv.DictReader(fh))
     check("nics.csv: the two NICs that worked", [n["host"] for n in nics] == ["node0", "node1"], ["node0", "node1"],

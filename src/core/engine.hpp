@@ -31,7 +31,9 @@ enum class EventKind : uint8_t {
   kWireDelivery = 8,  // the wire model's deliveries, to the NIC
   kPcie = 9,          // the internal events of the NIC's PCIe model (a flow model of its own)
   kPcieDelivery = 10, // PCIe transfers that ended, to the NIC
-  kCount = 11,
+  kModel1 = 11,       // the own events of the 2nd to 8th network models of a run that switches
+  kModel7 = 17,       //   models (sim/model_switch.hpp): kModel1 + i - 1 for model i
+  kCount = 18,
 };
 
 class EventHandler {
@@ -62,36 +64,34 @@ class Engine {
 
   // Processes events until none is left. Returns the number processed by this call.
   uint64_t run() {
-    uint64_t n = 0;
+    const uint64_t start = events_;
     while (!queue_.empty()) {
       Event e = queue_.pop();
       now_ = e.time;
-      ++n;
+      ++events_;
       handlers_[e.payload >> 56]->handle(e.time, e.payload & kIndexMask);
     }
-    events_ += n;
-    return n;
+    return events_ - start;
   }
   // run(), polling `monitor` every `every` events (a power of two); the loop without a monitor
   // stays the one above, so a run that shows no progress pays nothing for it.
   uint64_t run(Monitor& monitor, uint64_t every = uint64_t{1} << 16) {
-    uint64_t n = 0;
+    const uint64_t start = events_;
     const uint64_t mask = every - 1;
     while (!queue_.empty()) {
       Event e = queue_.pop();
       now_ = e.time;
-      ++n;
+      ++events_;
       handlers_[e.payload >> 56]->handle(e.time, e.payload & kIndexMask);
-      if ((n & mask) == 0) monitor.poll(now_, events_ + n);
+      if (((events_ - start) & mask) == 0) monitor.poll(now_, events_);
     }
-    events_ += n;
-    return n;
+    return events_ - start;
   }
 
   SimTime now() const { return now_; }
   // When the next event happens; never() when none is pending.
   SimTime next_time() const { return queue_.empty() ? SimTime::never() : queue_.next_time(); }
-  uint64_t events_processed() const { return events_; }
+  uint64_t events_processed() const { return events_; }  // so far, the one running included
   size_t pending() const { return queue_.size(); }
 
  private:

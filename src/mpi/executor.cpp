@@ -8,7 +8,7 @@ namespace simfab {
 
 Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
                    std::vector<HostId> rank_host)
-    : engine_(engine), net_(net), ops_(ops), program_(program), rank_host_(std::move(rank_host)),
+    : engine_(engine), nets_{&net}, ops_(ops), program_(program), rank_host_(std::move(rank_host)),
       ncpus_(static_cast<size_t>(std::max(1, program.num_cpus()))),
       nnics_(static_cast<size_t>(std::max(1, program.num_nics()))) {
   const size_t n = static_cast<size_t>(program.num_ranks());
@@ -26,6 +26,12 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   delivery_handler_.ex = this;
   engine_.set_handler(EventKind::kOpReady, &op_handler_);
   engine_.set_handler(EventKind::kDelivery, &delivery_handler_);
+}
+
+void Executor::set_models(std::vector<Network*> nets, ModelSelector* selector) {
+  SIMFAB_CHECK(!nets.empty() && nets.size() <= 128 && nets[0] == nets_[0], "set_models: nets[0] is the executor's");
+  nets_ = std::move(nets);
+  selector_ = selector;
 }
 
 void Executor::set_cpus(cpu::HostCpus* cpus) {
@@ -181,11 +187,13 @@ void Executor::start_send(SimTime t, OpId id) {
   SimTime& n = nic_send(op.rank, op.nic);
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
-  c = later(t, op.flags & op_flag::kImmediate ? net_.isend_overhead(hs, hd, op.amount)
-                                             : net_.send_overhead(hs, hd, op.amount), op.rank);
-  n = later(t, net_.send_gap(hs, hd, op.amount), op.rank);
+  const uint8_t model = selector_ ? selector_->model(op.rank, t) : 0;
+  Network& net = *nets_[model];
+  c = later(t, op.flags & op_flag::kImmediate ? net.isend_overhead(hs, hd, op.amount)
+                                             : net.send_overhead(hs, hd, op.amount), op.rank);
+  n = later(t, net.send_gap(hs, hd, op.amount), op.rank);
   if (sink_) sink_->cpu_busy(op.rank, op.cpu, CpuUse::kSendOverhead, t, c);
-  Protocol protocol = net_.protocol(op.amount);
+  Protocol protocol = net.protocol(op.amount);
   if (op.flags & op_flag::kSynchronousMode) {
     if (protocol == Protocol::kEager) protocol = Protocol::kRendezvous;
     if (protocol == Protocol::kDetached) protocol = Protocol::kSynchronous;
@@ -197,15 +205,15 @@ void Executor::start_send(SimTime t, OpId id) {
   const bool envelope = protocol == Protocol::kDetached || protocol == Protocol::kSynchronous;
   uint32_t m = msgs_.acquire();
   msgs_[m] = Msg{op.amount, op.rank, op.peer, op.tag, eager ? kNoOp : id, kNoOp, kNoOp,
-                 op.context, op.cpu, op.nic, 0, envelope ? MsgPhase::kEnvelope : MsgPhase::kData, op.user};
+                 op.context, op.cpu, op.nic, 0, model, envelope ? MsgPhase::kEnvelope : MsgPhase::kData, op.user};
   ++messages_;
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
   if (sink_ && !envelope) note_sent(m, t);
   const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m};
-  if (envelope) net_.control(nm);
-  else net_.transfer(nm);
+  if (envelope) net.control(nm);
+  else net.transfer(nm);
   op.flags |= op_flag::kStarted;
   SimTime after = c;
   program_.on_started(id, after);
@@ -235,7 +243,7 @@ void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
   msg.phase = MsgPhase::kMatched;
   msg.recv_op = recv;
   if (sink_) note_sent(msg_id, t);
-  net_.transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
+  nets_[msg.model]->transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
                            msg.size, stream(msg.src, msg.dst), msg_id});
 }
 
@@ -335,8 +343,9 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
   const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
   const HostId hd = rank_host_[static_cast<size_t>(r)];
   if (msg.phase != MsgPhase::kEnvelope) {
-    c = later(t, net_.recv_overhead(hs, hd, msg.size), r);
-    n = later(t, net_.recv_gap(hs, hd, msg.size), r);
+    Network& net = *nets_[msg.model];
+    c = later(t, net.recv_overhead(hs, hd, msg.size), r);
+    n = later(t, net.recv_gap(hs, hd, msg.size), r);
     if (sink_) sink_->cpu_busy(r, msg.cpu, CpuUse::kRecvOverhead, t, c);
   }
   if (msg.phase == MsgPhase::kMatched) {
@@ -507,7 +516,8 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
   res.events = monitor ? engine_.run(*monitor) : engine_.run();
-  res.network_stuck = net_.stuck();
+  for (const Network* net : nets_)
+    if (std::string s = net->stuck(); !s.empty()) res.network_stuck += (res.network_stuck.empty() ? "" : "; ") + s;
   const size_t n = rank_host_.size();
   res.finish.resize(n);
   for (size_t r = 0; r < n; ++r) {

@@ -60,6 +60,7 @@
 #include "mpi/activity.hpp"
 #include "mpi/op.hpp"
 #include "mpi/program.hpp"
+#include "mpi/model_selector.hpp"
 #include "net/network.hpp"
 
 namespace simfab {
@@ -109,7 +110,11 @@ class Executor : private cpu::CpuClient {
 
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
-  Network& network() const { return net_; }
+  Network& network() const { return *nets_[0]; }
+  // Several network models (issue 24): nets[0] must be the constructor's network; each message
+  // goes through the model `selector` names for its sender when the send starts, and keeps it
+  // to its end (mpi/model_selector.hpp). At most 128 models. Call before run().
+  void set_models(std::vector<Network*> nets, ModelSelector* selector);
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   const std::vector<HostId>& rank_hosts() const { return rank_host_; }
   // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.
@@ -143,7 +148,8 @@ class Executor : private cpu::CpuClient {
     uint32_t context;
     uint8_t cpu;
     uint8_t nic;
-    uint8_t waiting;  // 1 while queued behind the receiver's busy CPU/NIC
+    uint8_t waiting : 1;  // 1 while queued behind the receiver's busy CPU/NIC
+    uint8_t model : 7;    // the network model it goes through (set_models)
     MsgPhase phase;
     uint32_t send_user;  // the send op's Op::user when it was sent (Program::on_matched)
   };
@@ -219,7 +225,8 @@ class Executor : private cpu::CpuClient {
   }
 
   Engine& engine_;
-  Network& net_;
+  std::vector<Network*> nets_;  // [0]: the constructor's
+  ModelSelector* selector_ = nullptr;
   OpPool& ops_;
   Program& program_;
   std::vector<HostId> rank_host_;

@@ -13,6 +13,10 @@
 
 namespace simfab::nic {
 
-std::unique_ptr<Network> make_mpi_network(Engine& engine, const Platform& platform, const Config& cfg);
+// `kinds`: the model's own event kind and its deliveries' (another model of a run that switches
+// models gets its own, sim/model_switch.hpp); the NIC model keeps its fixed kinds below its
+// PortalsNetwork, so a run holds at most one NIC configuration.
+std::unique_ptr<Network> make_mpi_network(Engine& engine, const Platform& platform, const Config& cfg,
+                                          EventKinds kinds = {});
 
 }  // namespace simfab::nic

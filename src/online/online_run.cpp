@@ -74,7 +74,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   OpPool ops;
   Engine engine;
   OnlineProgram program(image, ops, platform, rank_host, coll::CollChoice::from(cfg), opt);
-  execute_program(platform, rank_host, program, ops, engine, cfg, out, hooks);
+  execute_program(platform, rank_host, program, ops, engine, cfg, out, hooks, in.switches);
   std::fflush(stdout);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   return out;

@@ -28,6 +28,41 @@ namespace {
 
 std::string with_ps(SimTime t) { return std::to_string(t.ps()) + " ps (" + human_time(t) + ")"; }
 
+std::string changes_text(const ConfigChanges& changes) {
+  std::string s;
+  for (const auto& [k, v] : changes) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
+// Model switches (sim/model_switch.hpp): a line per phase.
+void print_phases(std::ostream& os, const std::vector<PhaseResult>& phases) {
+  if (phases.empty()) return;
+  os << "phases:\n";
+  char buf[160];
+  for (size_t i = 0; i < phases.size(); ++i) {
+    const PhaseResult& p = phases[i];
+    os << "  " << i << ": " << human_time(p.from) << " to " << human_time(p.to) << ", " << p.model;
+    if (!p.changes.empty()) os << " (" << changes_text(p.changes) << ")";
+    std::snprintf(buf, sizeof buf, ", %llu events, %.3f s\n", static_cast<unsigned long long>(p.events), p.wall_s);
+    os << buf;
+  }
+}
+
+nlohmann::ordered_json phases_json(const std::vector<PhaseResult>& phases, bool reproducible) {
+  nlohmann::ordered_json a = nlohmann::ordered_json::array();
+  for (const PhaseResult& p : phases) {
+    nlohmann::ordered_json changes = nlohmann::ordered_json::object();
+    for (const auto& [k, v] : p.changes) changes[k] = v;
+    a.push_back({{"from_ps", p.from.ps()},
+                 {"to_ps", p.to.ps()},
+                 {"changes", std::move(changes)},
+                 {"model", p.model},
+                 {"events", p.events},
+                 {"wall_s", reproducible ? 0.0 : p.wall_s}});
+  }
+  return a;
+}
+
 nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
   nlohmann::ordered_json c = nlohmann::ordered_json::object();
   for (const auto& entry : cfg.keys()) {
@@ -81,6 +116,7 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   os << buf;
   print_network_stats(os, r.network, e.makespan);
   if (r.nic.present) print_nic(os, r.nic);
+  print_phases(os, r.phases);
   print_energy(os, r, cfg);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
@@ -109,6 +145,7 @@ nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, 
   j["events"] = e.events;
   if (r.network.present) j["network"] = network_stats_json(r.network, e.makespan);
   if (r.nic.present) j["nic"] = nic_json(r.nic);
+  if (!r.phases.empty()) j["phases"] = phases_json(r.phases, reproducible);
   add_energy_json(j, r, cfg);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;

@@ -10,6 +10,7 @@
 #pragma once
 
 #include "nic/nic_result.hpp"
+#include "sim/model_switch.hpp"
 #include <string>
 #include <vector>
 
@@ -42,6 +43,7 @@ struct SimulationInput {
   std::string hostfile_path;  // empty: round-robin mapping
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
+  std::vector<std::string> switches; // --switch TIME:key=value,...: model switches (sim/model_switch.hpp)
 };
 
 struct RunResult {
@@ -55,6 +57,7 @@ struct RunResult {
   NetworkStats network;                                      // Network::statistics()
   energy::EnergyReport energy;  // present when the platform declares power (or nic/power-*)
   NicResult nic;
+  std::vector<PhaseResult> phases;  // with model switches: one per phase (sim/model_switch.hpp)
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   ExecutionResult exec;
@@ -75,8 +78,10 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 // Runs `program` on `platform` with the network model `cfg` names and fills `out`'s execution
 // results (exec, derived, network, platform, num_ranks, rank_host, simulate_s, peak memory); the
 // caller sets the application fields and wall_s. Shared by every front-end.
+// `switches`: SimulationInput::switches.
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
-                     Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks = {});
+                     Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks = {},
+                     const std::vector<std::string>& switches = {});
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).

@@ -60,7 +60,8 @@ bool apply_input_option(std::string_view name, const std::string& value, Simulat
   else if (name == "--trace") in.trace_path = value;
   else if (name == "--hostfile") in.hostfile_path = value;
   else if (name == "--cfg") cfg.set_assignment(value, SourceLoc{"--cfg", 0, 0});
-  else if (name == "--switch") in.switches.push_back(value);
+  else if (name == "--switch") in.switches.times.push_back(value);
+  else if (name == "--pcontrol") in.switches.pcontrol.push_back(value);
   else return false;
   return true;
 }

@@ -176,7 +176,7 @@ int cmd_exec(const std::vector<std::string>& args) {
       {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
       {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
       {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
-      {"--portals-log"}, {"--switch"}};
+      {"--portals-log"}, {"--switch"}, {"--pcontrol"}};
   OutputOptions out_opts;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
@@ -219,7 +219,7 @@ int cmd_run(const std::vector<std::string>& args) {
       {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
       {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
       {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"},
-      {"--portals-log"}, {"--switch"}};
+      {"--portals-log"}, {"--switch"}, {"--pcontrol"}};
   OutputOptions out_opts;
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;

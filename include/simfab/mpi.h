@@ -564,6 +564,11 @@ int simfab_pstate_count(void);
 /* Load balancing (AMPI's MPI_Migrate): with --cfg lb/balancer=greedy, every lb/every-th call is
  * a point where all ranks meet and GreedyLB may move ranks to other hosts; else nothing. */
 void simfab_migrate(void);
+/* Model switching (seed 000 ch. 6): from now on the calling rank's messages go through the
+ * network model these keys give ("network/model=packet" or "k=v,k=v"); messages in flight keep
+ * theirs. Every rank must call it at the same logical point with the same keys (else exit 2).
+ * MPI_Pcontrol(level) does the same for the levels `simfab exec --pcontrol LEVEL:k=v,...` maps. */
+void simfab_switch(const char* changes);
 /* Memory shared by all ranks (one allocation per call site): for programs whose data does not
  * matter to the simulation, so that many ranks fit in one process. */
 void* simfab_shared_malloc(size_t bytes);

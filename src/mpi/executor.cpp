@@ -8,7 +8,7 @@ namespace simfab {
 
 Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
                    std::vector<HostId> rank_host)
-    : engine_(engine), nets_{&net}, ops_(ops), program_(program), rank_host_(std::move(rank_host)),
+    : engine_(engine), net_(net), ops_(ops), program_(program), rank_host_(std::move(rank_host)),
       ncpus_(static_cast<size_t>(std::max(1, program.num_cpus()))),
       nnics_(static_cast<size_t>(std::max(1, program.num_nics()))) {
   const size_t n = static_cast<size_t>(program.num_ranks());
@@ -28,10 +28,14 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   engine_.set_handler(EventKind::kDelivery, &delivery_handler_);
 }
 
-void Executor::set_models(std::vector<Network*> nets, ModelSelector* selector) {
-  SIMFAB_CHECK(!nets.empty() && nets.size() <= 128 && nets[0] == nets_[0], "set_models: nets[0] is the executor's");
-  nets_ = std::move(nets);
-  selector_ = selector;
+void Executor::switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) {
+  if (!selector_)
+    throw InputError(SourceLoc{where, 0, 0}, "a model switch needs simfab run or simfab exec (no model selector)");
+  selector_->switch_point(r, t, changes, where);
+}
+
+void Executor::pcontrol(RankId r, SimTime t, int level, const std::string& where) {
+  if (selector_) selector_->pcontrol(r, t, level, where);
 }
 
 void Executor::set_cpus(cpu::HostCpus* cpus) {
@@ -188,7 +192,7 @@ void Executor::start_send(SimTime t, OpId id) {
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
   const uint8_t model = selector_ ? selector_->model(op.rank, t) : 0;
-  Network& net = *nets_[model];
+  Network& net = this->net(model);
   c = later(t, op.flags & op_flag::kImmediate ? net.isend_overhead(hs, hd, op.amount)
                                              : net.send_overhead(hs, hd, op.amount), op.rank);
   n = later(t, net.send_gap(hs, hd, op.amount), op.rank);
@@ -243,7 +247,7 @@ void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
   msg.phase = MsgPhase::kMatched;
   msg.recv_op = recv;
   if (sink_) note_sent(msg_id, t);
-  nets_[msg.model]->transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
+  net(msg.model).transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
                            msg.size, stream(msg.src, msg.dst), msg_id});
 }
 
@@ -343,7 +347,7 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
   const HostId hs = rank_host_[static_cast<size_t>(msg.src)];
   const HostId hd = rank_host_[static_cast<size_t>(r)];
   if (msg.phase != MsgPhase::kEnvelope) {
-    Network& net = *nets_[msg.model];
+    Network& net = this->net(msg.model);
     c = later(t, net.recv_overhead(hs, hd, msg.size), r);
     n = later(t, net.recv_gap(hs, hd, msg.size), r);
     if (sink_) sink_->cpu_busy(r, msg.cpu, CpuUse::kRecvOverhead, t, c);
@@ -516,8 +520,10 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
   res.events = monitor ? engine_.run(*monitor) : engine_.run();
-  for (const Network* net : nets_)
-    if (std::string s = net->stuck(); !s.empty()) res.network_stuck += (res.network_stuck.empty() ? "" : "; ") + s;
+  res.network_stuck = net_.stuck();
+  for (size_t m = 1; selector_ && m < selector_->model_count(); ++m)
+    if (std::string s = selector_->network(static_cast<uint8_t>(m)).stuck(); !s.empty())
+      res.network_stuck += (res.network_stuck.empty() ? "" : "; ") + s;
   const size_t n = rank_host_.size();
   res.finish.resize(n);
   for (size_t r = 0; r < n; ++r) {

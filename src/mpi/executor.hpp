@@ -110,11 +110,15 @@ class Executor : private cpu::CpuClient {
 
   OpPool& ops() { return ops_; }
   Engine& engine() { return engine_; }
-  Network& network() const { return *nets_[0]; }
-  // Several network models (issue 24): nets[0] must be the constructor's network; each message
-  // goes through the model `selector` names for its sender when the send starts, and keeps it
-  // to its end (mpi/model_selector.hpp). At most 128 models. Call before run().
-  void set_models(std::vector<Network*> nets, ModelSelector* selector);
+  Network& network() const { return net_; }
+  // Several network models (issue 24): each message goes through the model `selector` names for
+  // its sender when the send starts, and keeps it to its end (mpi/model_selector.hpp); model 0 is
+  // the constructor's network. At most 128 models. Call before run().
+  void set_model_selector(ModelSelector* selector) { selector_ = selector; }
+  // The front-ends' logical switch points and MPI_Pcontrol calls (ModelSelector); without a
+  // selector (a run outside simfab run/exec) a switch point is an input error.
+  void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where);
+  void pcontrol(RankId r, SimTime t, int level, const std::string& where);
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   const std::vector<HostId>& rank_hosts() const { return rank_host_; }
   // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.
@@ -225,8 +229,9 @@ class Executor : private cpu::CpuClient {
   }
 
   Engine& engine_;
-  std::vector<Network*> nets_;  // [0]: the constructor's
+  Network& net_;
   ModelSelector* selector_ = nullptr;
+  Network& net(uint8_t model) { return model == 0 ? net_ : selector_->network(model); }
   OpPool& ops_;
   Program& program_;
   std::vector<HostId> rank_host_;

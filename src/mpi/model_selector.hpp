@@ -6,8 +6,11 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
+#include <string_view>
 
 #include "core/sim_time.hpp"
+#include "net/network.hpp"
 
 namespace simfab {
 
@@ -17,6 +20,15 @@ class ModelSelector {
   // The model (an index into Executor::set_models' list) of rank r's message starting at t.
   // Calls come in non-decreasing t (the engine's order).
   virtual uint8_t model(RankId r, SimTime t) = 0;
+  // Model m (0: the executor's own); models may be added during the run (a logical switch).
+  virtual Network& network(uint8_t m) = 0;
+  virtual size_t model_count() const = 0;
+  // A logical switch point of rank r at its time t (a TI `switch`, simfab_switch): from t on its
+  // messages go through the model of `changes` ("key=value key=value" or comma-separated).
+  // `where` names the place for errors. Throws InputError.
+  virtual void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) = 0;
+  // MPI_Pcontrol(level) of rank r at t: the switch mapped to `level` (--pcontrol), or nothing.
+  virtual void pcontrol(RankId r, SimTime t, int level, const std::string& where) = 0;
 };
 
 }  // namespace simfab

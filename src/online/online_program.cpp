@@ -285,6 +285,21 @@ void OnlineProgram::sync_engine() {
   Fiber::yield();
 }
 
+void OnlineProgram::switch_model(const char* changes) {
+  const std::string where = "rank " + std::to_string(current_) + ": simfab_switch";
+  const std::string text = changes;
+  const RankId r = current_;
+  const SimTime t = rank().now;
+  on_kernel_stack([&] { ex_->switch_point(r, t, text, where); });
+}
+
+void OnlineProgram::pcontrol(int level) {
+  const std::string where = "rank " + std::to_string(current_) + ": MPI_Pcontrol(" + std::to_string(level) + ")";
+  const RankId r = current_;
+  const SimTime t = rank().now;
+  on_kernel_stack([&] { ex_->pcontrol(r, t, level, where); });
+}
+
 void OnlineProgram::migrate_point() {
   if (!options_.lb.enabled) return;
   if (++rank().lb_points % static_cast<uint64_t>(options_.lb.every) != 0) return;

@@ -120,6 +120,10 @@ class OnlineProgram final : public Program, private EventHandler {
   // on the flops each charged since the previous balancing, and each rank goes on after its
   // migration time. Otherwise it does nothing.
   void migrate_point();
+  // simfab_switch / MPI_Pcontrol (sim/model_switch.hpp): a logical model switch of the running
+  // rank at its time; Pcontrol levels without a --pcontrol mapping do nothing.
+  void switch_model(const char* changes);
+  void pcontrol(int level);
   uint64_t migrations() const override { return migrations_; }
   int pstate() const;
   int pstate_count() const;

@@ -70,6 +70,7 @@ constexpr Layout kLayouts[] = {
     {"exscan", TiKind::kExscan, "<count> <flops> [<datatype>]"},
     {"set_pstate", TiKind::kSetPstate, "<pstate>"},
     {"migrate", TiKind::kMigrate, "(no arguments)"},
+    {"switch", TiKind::kSwitch, "<key=value> [<key=value>...]"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -246,6 +247,19 @@ class LineParser {
       case TiKind::kMigrate:
         args(0, 0);
         break;
+      case TiKind::kSwitch: {  // simfab's: from here on this rank's messages use these model keys
+        args(1, SIZE_MAX);
+        size_t first = SIZE_MAX;
+        for (size_t k = 0; k < n; ++k) {
+          const Tok t = next();
+          const size_t eq = t.s.find('=');
+          if (eq == std::string_view::npos || eq == 0 || eq + 1 == t.s.size())
+            fail(t.pos, "expected key=value (a network model key, e.g. network/model=packet), got " + in_quotes(t.s));
+          first = std::min(first, t.pos);
+        }
+        a.text = line_.text.substr(first, cur_ - first);
+        break;
+      }
       case TiKind::kSetPstate:
         args(1, 1);
         a.peer = static_cast<RankId>(integer(next(), 0, INT32_MAX, "a pstate index (0 or more)"));

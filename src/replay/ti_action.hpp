@@ -57,7 +57,7 @@ enum class TiKind : uint8_t {
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
-  kSetPstate, kMigrate,
+  kSetPstate, kMigrate, kSwitch,
   kCount,
 };
 
@@ -87,6 +87,7 @@ struct TiAction {
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;
+  std::string_view text;  // switch: its key=value arguments, as written (a view of the line)
 };
 
 inline constexpr uint64_t kTiMaxCount = uint64_t{1} << 40;

@@ -108,6 +108,10 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kMigrate:
         if (start_migrate(r, t)) return;
         continue;
+      case TiKind::kSwitch:
+        ex_->switch_point(r, t, a.text, std::string(file) + ":" +
+                                            std::to_string(locate(std::string(file), line.text, line.begin).line));
+        continue;
       case TiKind::kSetPstate: {
         // Applied when the rank gets there in simulated time: at the end of a zero calc.
         const HostId h = rank_host_[static_cast<size_t>(r)];

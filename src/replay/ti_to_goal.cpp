@@ -241,6 +241,10 @@ bool TiGoalExporter::action(const TiAction& a, const TiLine& line, Held& comm) {
     case TiKind::kCancel:
       cancel(a, line, comm);
       return true;
+    case TiKind::kSwitch:
+      fail(line, "cannot export 'switch' to GOAL: a GOAL schedule has no model switch (replay the trace, or give "
+                 "simfab run --switch TIME:... with the exported schedule)");
+      return true;
     default:
       if (!ti_is_collective(a.kind))
         fail(line, "cannot export the action '" + std::string(ti_action_name(a.kind)) +

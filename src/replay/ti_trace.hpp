@@ -117,6 +117,9 @@
 // Load balancing (seed 001 ch. 9): | migrate | (no arguments) | AMPI's MPI_Migrate: with
 // --cfg lb/balancer=greedy, every lb/every-th migrate point is a barrier of all ranks at which
 // GreedyLB may move ranks to other hosts (energy/greedy_lb.hpp); otherwise nothing.
+// Model switching (seed 000 ch. 6): | switch | <key=value> [<key=value>...] | from here on the
+// rank's messages go through the network model these keys give (sim/model_switch.hpp): every
+// rank must reach its k-th switch with the same keys; messages in flight keep their model.
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, SMPI's wait with a collective tag (above), or finalize complete it. A

@@ -1,8 +1,8 @@
 #include "sim/model_switch.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <chrono>
-#include <map>
 
 #include "core/error.hpp"
 #include "core/units.hpp"
@@ -33,6 +33,30 @@ const Config& network_keys() {
   return keys;
 }
 
+// A configuration's identity: the text of every network key's value.
+std::string signature(const Config& c) {
+  std::string s;
+  for (const auto& [name, key] : network_keys().keys()) s += name + '=' + c.value_text(name) + '\n';
+  return s;
+}
+
+// Applies `changes` to cfg: each key must be a network model's; InputError naming `origin`.
+void check_changes(Config& cfg, const ConfigChanges& changes, const std::string& origin) {
+  const Config& keys = network_keys();
+  for (const auto& [key, value] : changes) {
+    if (!keys.keys().contains(key)) {
+      if (cfg.keys().contains(key))
+        throw InputError(SourceLoc{origin, 0, 0},
+                         key + " cannot change during a run: a switch changes the keys network models read "
+                               "(network/*, loggops/*, flow/*, packet/*, nic/*, SimGrid's network keys)");
+      const std::string near = keys.nearest_key(key);
+      throw InputError(SourceLoc{origin, 0, 0},
+                       "unknown key '" + key + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
+    }
+    cfg.set(key, value, SourceLoc{origin, 0, 0});
+  }
+}
+
 // A time with units (2ms, 500us) or a bare number of seconds, as --trace-window takes it.
 std::optional<SimTime> switch_time(std::string_view s) {
   double seconds = 0;
@@ -44,7 +68,32 @@ std::optional<SimTime> switch_time(std::string_view s) {
   return t;
 }
 
+std::string canonical(const ConfigChanges& c) {
+  std::string s;
+  for (const auto& [k, v] : c) s += (s.empty() ? "" : ",") + k + "=" + v;
+  return s;
+}
+
 }  // namespace
+
+std::optional<ConfigChanges> parse_changes(std::string_view text) {
+  ConfigChanges out;
+  auto sep = [](char c) { return c == ' ' || c == ',' || c == '\t'; };
+  size_t i = 0;
+  for (;;) {
+    while (i < text.size() && sep(text[i])) ++i;
+    if (i == text.size()) break;
+    size_t j = i;
+    while (j < text.size() && !sep(text[j])) ++j;
+    const std::string_view item = text.substr(i, j - i);
+    const size_t eq = item.find('=');
+    if (eq == std::string_view::npos || eq == 0 || eq + 1 == item.size()) return std::nullopt;
+    out.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
+    i = j;
+  }
+  if (out.empty()) return std::nullopt;
+  return out;
+}
 
 ModelSwitchSpec parse_model_switch(const std::string& spec) {
   const size_t colon = spec.find(':');
@@ -55,87 +104,135 @@ ModelSwitchSpec parse_model_switch(const std::string& spec) {
   const auto t = switch_time(std::string_view(spec).substr(0, colon));
   if (!t) bad_switch(spec, "'" + spec.substr(0, colon) + "' is not a time (10us, 2ms, or seconds)");
   s.at = *t;
-  std::string_view rest = std::string_view(spec).substr(colon + 1);
-  while (!rest.empty() || s.changes.empty()) {
-    const size_t comma = std::min(rest.find(','), rest.size());
-    const std::string_view item = rest.substr(0, comma);
-    const size_t eq = item.find('=');
-    if (eq == std::string_view::npos || eq == 0)
-      bad_switch(spec, "expected key=value after the time, got '" + std::string(item) + "'");
-    s.changes.emplace_back(std::string(item.substr(0, eq)), std::string(item.substr(eq + 1)));
-    rest = comma < rest.size() ? rest.substr(comma + 1) : std::string_view();
-  }
+  const auto changes = parse_changes(std::string_view(spec).substr(colon + 1));
+  if (!changes) bad_switch(spec, "expected key=value[,key=value...] after the time");
+  s.changes = *changes;
   return s;
 }
 
+std::pair<int, ConfigChanges> parse_pcontrol(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  int level = 0;
+  const char* end_level = spec.data() + (colon == std::string::npos ? 0 : colon);
+  const auto [end, ec] = std::from_chars(spec.data(), end_level, level);
+  if (colon == std::string::npos || colon == 0 || ec != std::errc() || end != end_level)
+    throw InputError(SourceLoc{"--pcontrol", 0, 0}, "'" + spec +
+                                                         "': expected LEVEL:key=value[,key=value...] (an MPI_Pcontrol "
+                                                         "level, e.g. 1:network/model=packet)");
+  const auto changes = parse_changes(std::string_view(spec).substr(colon + 1));
+  if (!changes)
+    throw InputError(SourceLoc{"--pcontrol", 0, 0}, "'" + spec + "': expected key=value[,key=value...] after the level");
+  return {level, *changes};
+}
+
 ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config& run_cfg, Network& first,
-                         std::vector<ModelSwitchSpec> switches)
-    : engine_(engine), nets_{&first}, wall0_(wall_now()) {
-  const Config& keys = network_keys();
-  // A configuration's identity: the text of every network key's value.
-  auto signature = [&](const Config& c) {
-    std::string s;
-    for (const auto& [name, key] : keys.keys()) s += name + '=' + c.value_text(name) + '\n';
-    return s;
-  };
+                         int num_ranks, std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol)
+    : engine_(engine),
+      platform_(platform),
+      nets_{&first},
+      logical_cfg_(run_cfg),
+      rank_logical_(static_cast<size_t>(num_ranks), 0),
+      pcontrol_(std::move(pcontrol)) {
+  built_.emplace(signature(run_cfg), 0);
+  nics_ = nic::nic_params(run_cfg).enabled ? 1 : 0;
   Config cfg = run_cfg;
-  std::map<std::string, uint8_t> built{{signature(cfg), 0}};
-  int nics = nic::nic_params(cfg).enabled ? 1 : 0;
   phases_.push_back(Phase{});
   SimTime last = SimTime::zero();
   for (ModelSwitchSpec& sw : switches) {
     if (sw.at < last) bad_switch(sw.text, "switch times must not decrease");
     last = sw.at;
-    for (const auto& [key, value] : sw.changes) {
-      if (!keys.keys().contains(key)) {
-        if (cfg.keys().contains(key))
-          bad_switch(sw.text, key + " cannot change during a run: a switch changes the keys network models read "
-                                    "(network/*, loggops/*, flow/*, packet/*, nic/*, SimGrid's network keys)");
-        bad_switch(sw.text, "unknown key '" + key + "'" +
-                                (keys.nearest_key(key).empty() ? "" : "; did you mean '" + keys.nearest_key(key) + "'?"));
-      }
-      cfg.set(key, value, SourceLoc{"--switch " + sw.text, 0, 0});
-    }
     Phase ph;
-    const std::string sig = signature(cfg);
-    if (const auto it = built.find(sig); it != built.end()) {
-      ph.model = it->second;
-    } else {
-      if (nets_.size() == 8) bad_switch(sw.text, "a run may use at most 8 distinct model configurations");
-      const bool nic = nic::nic_params(cfg).enabled;
-      if (platform.is_ideal() && (nic || cfg.choice("network/model") != "loggops"))
-        bad_switch(sw.text, std::string(nic ? "nic/model=portals" : "network/model=" + cfg.choice("network/model")) +
-                                " needs a platform with links (--platform)");
-      if (nic && ++nics > 1) bad_switch(sw.text, "a run may use one nic/model=portals configuration only");
-      const EventKinds kinds{static_cast<EventKind>(static_cast<int>(EventKind::kModel1) + nets_.size() - 1),
-                             EventKind::kDelivery};
-      owned_.push_back(nic::make_mpi_network(engine, platform, cfg, kinds));
-      ph.model = static_cast<uint8_t>(nets_.size());
-      nets_.push_back(owned_.back().get());
-      built.emplace(sig, ph.model);
-    }
+    ph.model = model_for(cfg, sw.changes, "--switch " + sw.text);
     ph.spec = std::move(sw);
     phases_.push_back(std::move(ph));
   }
-  phases_[0].started = true;
-  phases_[0].wall_at = wall0_;
+  for (const auto& [level, changes] : pcontrol_) {  // checked now, built when a rank gets there
+    Config probe = run_cfg;
+    check_changes(probe, changes, "--pcontrol " + std::to_string(level) + ":" + canonical(changes));
+  }
+  start(phases_[0], SimTime::zero());
 }
 
 ModelSwitch::~ModelSwitch() = default;
 
-std::vector<Network*> ModelSwitch::models() const { return nets_; }
-
-void ModelSwitch::enter(size_t phase) {
-  Phase& p = phases_[phase];
-  p.started = true;
-  p.events_at = engine_.events_processed();
-  p.wall_at = wall_now();
-  current_ = phase;
+uint8_t ModelSwitch::model_for(Config& cfg, const ConfigChanges& changes, const std::string& origin) {
+  check_changes(cfg, changes, origin);
+  const std::string sig = signature(cfg);
+  if (const auto it = built_.find(sig); it != built_.end()) return it->second;
+  auto fail = [&](const std::string& what) { throw InputError(SourceLoc{origin, 0, 0}, what); };
+  if (nets_.size() == 8) fail("a run may use at most 8 distinct model configurations");
+  const bool nic = nic::nic_params(cfg).enabled;
+  if (platform_.is_ideal() && (nic || cfg.choice("network/model") != "loggops"))
+    fail(std::string(nic ? "nic/model=portals" : "network/model=" + cfg.choice("network/model")) +
+         " needs a platform with links (--platform)");
+  if (nic && ++nics_ > 1) fail("a run may use one nic/model=portals configuration only");
+  const EventKinds kinds{static_cast<EventKind>(static_cast<int>(EventKind::kModel1) + nets_.size() - 1),
+                         EventKind::kDelivery};
+  owned_.push_back(nic::make_mpi_network(engine_, platform_, cfg, kinds));
+  const uint8_t m = static_cast<uint8_t>(nets_.size());
+  nets_.push_back(owned_.back().get());
+  built_.emplace(sig, m);
+  return m;
 }
 
-uint8_t ModelSwitch::model(RankId, SimTime t) {
-  while (current_ + 1 < phases_.size() && phases_[current_ + 1].spec.at <= t) enter(current_ + 1);
+void ModelSwitch::start(Phase& p, SimTime at) {
+  p.started = true;
+  p.spec.at = at;
+  p.events_at = engine_.events_processed();
+  p.wall_at = wall_now();
+}
+
+uint8_t ModelSwitch::model(RankId r, SimTime t) {
+  while (current_ + 1 < phases_.size() && phases_[current_ + 1].spec.at <= t) {
+    ++current_;
+    start(phases_[current_], phases_[current_].spec.at);
+  }
+  const uint32_t k = rank_logical_[static_cast<size_t>(r)];
+  if (k > 0 && logical_[k - 1].phase.spec.at >= phases_[current_].spec.at) return logical_[k - 1].phase.model;
   return phases_[current_].model;
+}
+
+void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, const std::string& where) {
+  const auto changes = parse_changes(text);
+  if (!changes)
+    throw InputError(SourceLoc{where, 0, 0},
+                     "a model switch expects key=value[,key=value...], got '" + std::string(text) + "'");
+  const uint32_t k = rank_logical_[static_cast<size_t>(r)]++;
+  const std::string c = canonical(*changes);
+  if (k == logical_.size()) {  // the first rank at this switch defines it
+    Logical l;
+    l.canonical = c;
+    l.where = where;
+    l.first = r;
+    l.phase.spec.changes = *changes;
+    l.phase.spec.text = c;
+    l.phase.model = model_for(logical_cfg_, *changes, where);
+    start(l.phase, t);
+    logical_.push_back(std::move(l));
+  } else if (logical_[k].canonical != c) {
+    throw InputError(SourceLoc{where, 0, 0},
+                     "rank " + std::to_string(r) + "'s model switch " + std::to_string(k + 1) + " asks " + c +
+                         " but rank " + std::to_string(logical_[k].first) + "'s (" + logical_[k].where + ") asked " +
+                         logical_[k].canonical + ": every rank must reach the same switches in the same order");
+  }
+  ++logical_[k].reached;
+}
+
+void ModelSwitch::pcontrol(RankId r, SimTime t, int level, const std::string& where) {
+  const auto it = pcontrol_.find(level);
+  if (it != pcontrol_.end()) switch_point(r, t, canonical(it->second), where);
+}
+
+void ModelSwitch::check_complete() const {
+  for (size_t k = 0; k < logical_.size(); ++k) {
+    if (logical_[k].reached == static_cast<int>(rank_logical_.size())) continue;
+    RankId missing = 0;
+    while (rank_logical_[static_cast<size_t>(missing)] > k) ++missing;
+    throw InputError(SourceLoc{logical_[k].where, 0, 0},
+                     "rank " + std::to_string(missing) + " never reached model switch " + std::to_string(k + 1) +
+                         " (" + logical_[k].canonical + "), which rank " + std::to_string(logical_[k].first) +
+                         " reached here: every rank must reach every switch");
+  }
 }
 
 NetworkStats ModelSwitch::statistics() const {
@@ -181,26 +278,23 @@ NetworkStats ModelSwitch::statistics() const {
 }
 
 std::vector<PhaseResult> ModelSwitch::phases(SimTime makespan, uint64_t events) const {
+  std::vector<const Phase*> all;
+  for (const Phase& p : phases_)
+    if (p.started) all.push_back(&p);
+  for (const Logical& l : logical_) all.push_back(&l.phase);
+  std::stable_sort(all.begin(), all.end(), [](const Phase* a, const Phase* b) { return a->spec.at < b->spec.at; });
   std::vector<PhaseResult> out;
   const double wall_end = wall_now();
-  for (size_t i = 0; i < phases_.size(); ++i) {
-    const Phase& p = phases_[i];
+  for (size_t i = 0; i < all.size(); ++i) {
+    const Phase& p = *all[i];
+    const bool last = i + 1 == all.size();
     PhaseResult r;
-    r.from = i == 0 ? SimTime::zero() : p.spec.at;
-    r.to = i + 1 < phases_.size() ? std::max(r.from, std::min(makespan, phases_[i + 1].spec.at)) : makespan;
-    r.from = std::min(r.from, makespan);
-    r.to = std::max(r.to, r.from);
+    r.from = std::min(p.spec.at, makespan);
+    r.to = last ? makespan : std::max(r.from, std::min(makespan, all[i + 1]->spec.at));
     r.changes = p.spec.changes;
     r.model = nets_[p.model]->name();
-    if (p.started) {
-      // Up to the next phase that started, or the end.
-      size_t j = i + 1;
-      while (j < phases_.size() && !phases_[j].started) ++j;
-      const uint64_t ev_end = j < phases_.size() ? phases_[j].events_at : events;
-      const double w_end = j < phases_.size() ? phases_[j].wall_at : wall_end;
-      r.events = ev_end - p.events_at;
-      r.wall_s = w_end - p.wall_at;
-    }
+    r.events = (last ? events : all[i + 1]->events_at) - p.events_at;
+    r.wall_s = (last ? wall_end : all[i + 1]->wall_at) - p.wall_at;
     out.push_back(std::move(r));
   }
   return out;

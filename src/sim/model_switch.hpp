@@ -12,20 +12,33 @@
 // most one of them with nic/model=portals); switching back to an earlier configuration reuses its
 // instance, whose transfers may still be in flight.
 //
-// Triggers (this version): by simulated time, `--switch T:key=value[,key=value...]`. A message
-// whose send starts at t >= T goes through the new model; one that started before finishes in
-// its own. Switch times must increase. Logical triggers (a TI action, simfab_switch, Pcontrol,
-// after the K-th collective) are not implemented yet (issue 24).
+// Triggers, all producing the same kind of switch:
+//   by simulated time   `--switch T:key=value[,key=value...]`: a message whose send starts at
+//                       t >= T goes through the new model (times must not decrease);
+//   at a logical point  a TI action `<rank> switch key=value...`, simfab_switch("key=value,...")
+//                       in an MPI program, or MPI_Pcontrol(level) mapped by
+//                       `--pcontrol LEVEL:key=value,...`: from the rank's own time at that point
+//                       on, its messages use the new model. Every rank must reach its k-th
+//                       logical switch with the same keys (else exit 2 naming both places), and
+//                       every rank must reach every one (checked at the end of a run that did
+//                       not deadlock). Ranks reach a point at different times: a message whose
+//                       two ends are on different sides uses the model its sender was in.
+//   Logical switches form their own sequence (configuration k = k-1's with switch k's changes);
+//   a rank uses whichever of the timed and its own logical switches came last.
+// Not yet: a GOAL annotation, after the K-th call of a collective, switching collective keys.
 //
-// Phases: phase 0 runs from 0 under the run's configuration; switch k opens phase k at its time
-// T_k, until T_{k+1} or the makespan. Each phase reports its changes, its model's name, and the
-// engine events and wall-clock seconds from its first message on (a switch costs no event: it is
-// applied when the first message after it starts), so the figures say what each phase cost.
-// Cost: one comparison per message; nothing when the run has no switch.
+// Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
+// time (a logical one at the first rank's arrival), until the next phase or the makespan. Each
+// reports its changes, its model's name, and the engine events and wall-clock seconds from its
+// opening on (a timed switch is applied when the first message after it starts: it costs no
+// event), so the figures say what each phase cost. Cost: one call per message.
 #pragma once
 
+#include <map>
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -48,6 +61,10 @@ struct ModelSwitchSpec {
 // "2ms:network/model=packet,flow/bw-factor=0.9": a time (with units, or bare seconds) and at least
 // one key=value. Throws InputError at "--switch" saying what was expected.
 ModelSwitchSpec parse_model_switch(const std::string& spec);
+// "1:network/model=packet": an MPI_Pcontrol level and its switch (--pcontrol).
+std::pair<int, ConfigChanges> parse_pcontrol(const std::string& spec);
+// "key=value key=value" or "key=value,key=value" (a TI switch, simfab_switch). Empty on a bad item.
+std::optional<ConfigChanges> parse_changes(std::string_view text);
 
 struct PhaseResult {
   SimTime from, to;
@@ -62,12 +79,17 @@ class ModelSwitch final : public ModelSelector {
   // Builds every phase's model (model 0 = `first`, the run's own). Throws InputError naming the
   // switch and the key for a key that is unknown or not a network model's, a bad value, or a
   // model the platform cannot run.
-  ModelSwitch(Engine& engine, const Platform& platform, const Config& run_cfg, Network& first,
-              std::vector<ModelSwitchSpec> switches);
+  ModelSwitch(Engine& engine, const Platform& platform, const Config& run_cfg, Network& first, int num_ranks,
+              std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol = {});
   ~ModelSwitch() override;
 
-  std::vector<Network*> models() const;
   uint8_t model(RankId r, SimTime t) override;
+  Network& network(uint8_t m) override { return *nets_[m]; }
+  size_t model_count() const override { return nets_.size(); }
+  void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) override;
+  void pcontrol(RankId r, SimTime t, int level, const std::string& where) override;
+  // After a run whose ranks all finished: every rank reached every logical switch (InputError).
+  void check_complete() const;
   // The phases of a run that ended at `makespan`, its events in all `events`.
   std::vector<PhaseResult> phases(SimTime makespan, uint64_t events) const;
   // Every model's statistics together: per link (by name) bytes, busy time, flows and packets
@@ -76,19 +98,34 @@ class ModelSwitch final : public ModelSelector {
 
  private:
   struct Phase {
-    ModelSwitchSpec spec;
+    ModelSwitchSpec spec;  // a logical switch: spec.at = the first rank's arrival
     uint8_t model = 0;
     bool started = false;
     uint64_t events_at = 0;
     double wall_at = 0;
   };
-  void enter(size_t phase);
+  struct Logical {
+    Phase phase;
+    std::string canonical;  // "k=v,k=v": what every rank must ask
+    std::string where;      // the first rank's place
+    RankId first = 0;
+    int reached = 0;
+  };
+  void start(Phase& p, SimTime at);
+  // The model of `cfg` after `changes` (built when new); InputError naming `origin`.
+  uint8_t model_for(Config& cfg, const ConfigChanges& changes, const std::string& origin);
   Engine& engine_;
+  const Platform& platform_;
   std::vector<Network*> nets_;
   std::vector<std::unique_ptr<Network>> owned_;
-  std::vector<Phase> phases_;
+  std::map<std::string, uint8_t> built_;  // configuration signature -> model
+  int nics_ = 0;
+  std::vector<Phase> phases_;  // timed: [0] = the run's configuration
   size_t current_ = 0;
-  double wall0_;
+  std::vector<Logical> logical_;
+  Config logical_cfg_;          // the configuration of the last logical switch built
+  std::vector<uint32_t> rank_logical_;  // per rank: logical switches reached
+  std::map<int, ConfigChanges> pcontrol_;
 };
 
 }  // namespace simfab

@@ -90,20 +90,21 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
                      Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks,
-                     const std::vector<std::string>& switches) {
+                     const SwitchOptions& switches) {
   std::unique_ptr<Network> net = nic::make_mpi_network(engine, platform, cfg);
   if (auto* pn = dynamic_cast<nic::PortalsNetwork*>(net.get()))
     pn->nic().set_log(hooks.nic_log);
   else if (hooks.nic_log_required)
     throw InputError(SourceLoc{"--portals-log", 0, 0}, "the Portals log records the NIC model: add --cfg nic/model=portals");
   Executor ex(engine, *net, ops, program, rank_host);
-  std::unique_ptr<ModelSwitch> model_switch;
-  if (!switches.empty()) {
-    std::vector<ModelSwitchSpec> specs;
-    for (const std::string& s : switches) specs.push_back(parse_model_switch(s));
-    model_switch = std::make_unique<ModelSwitch>(engine, platform, cfg, *net, std::move(specs));
-    ex.set_models(model_switch->models(), model_switch.get());
-  }
+  // Model switches (sim/model_switch.hpp): by time from --switch, logical ones from the front-end.
+  std::vector<ModelSwitchSpec> specs;
+  for (const std::string& s : switches.times) specs.push_back(parse_model_switch(s));
+  std::map<int, ConfigChanges> pcontrol;
+  for (const std::string& s : switches.pcontrol) pcontrol.insert(parse_pcontrol(s));
+  auto model_switch = std::make_unique<ModelSwitch>(engine, platform, cfg, *net, static_cast<int>(rank_host.size()),
+                                                    std::move(specs), std::move(pcontrol));
+  ex.set_model_selector(model_switch.get());
   // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
   std::vector<int> ranks_per_host(static_cast<size_t>(platform.host_count()), 0);
   for (HostId h : rank_host) ++ranks_per_host[static_cast<size_t>(h)];
@@ -172,10 +173,12 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   out.exec = ex.run(progress.get());
   if (progress) progress->done();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
-  if (model_switch) out.phases = model_switch->phases(out.exec.makespan, out.exec.events);
+  if (out.exec.blocked.empty()) model_switch->check_complete();
+  out.phases = model_switch->phases(out.exec.makespan, out.exec.events);
+  if (out.phases.size() == 1) out.phases.clear();  // no switch happened
   out.derived = net->derived_parameters();
   out.model = net->name();
-  out.network = model_switch ? model_switch->statistics() : net->statistics();
+  out.network = model_switch->model_count() > 1 ? model_switch->statistics() : net->statistics();
   if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
   if (const auto* pn = dynamic_cast<const nic::PortalsNetwork*>(net.get())) nic_results(*pn, platform, cfg, out);
   if (governor) out.governor_changes = governor->changes();

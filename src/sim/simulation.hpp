@@ -36,6 +36,12 @@ struct RunHooks {
   bool nic_log_required = false;
 };
 
+// Model switches given on the command line (sim/model_switch.hpp), as text.
+struct SwitchOptions {
+  std::vector<std::string> times;     // --switch TIME:key=value,...
+  std::vector<std::string> pcontrol;  // --pcontrol LEVEL:key=value,...
+};
+
 struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
   std::string goal_path;      // exactly one of goal_path / trace_path / program
@@ -43,7 +49,7 @@ struct SimulationInput {
   std::string hostfile_path;  // empty: round-robin mapping
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
-  std::vector<std::string> switches; // --switch TIME:key=value,...: model switches (sim/model_switch.hpp)
+  SwitchOptions switches;             // --switch, --pcontrol (sim/model_switch.hpp)
 };
 
 struct RunResult {
@@ -81,7 +87,7 @@ std::vector<HostId> map_ranks(const SimulationInput& in, const Platform& platfor
 // `switches`: SimulationInput::switches.
 void execute_program(const Platform& platform, const std::vector<HostId>& rank_host, Program& program, OpPool& ops,
                      Engine& engine, const Config& cfg, RunResult& out, const RunHooks& hooks = {},
-                     const std::vector<std::string>& switches = {});
+                     const SwitchOptions& switches = {});
 
 // Throws InputError on bad input. A deadlock is not an exception: result.exec.blocked is set.
 // `cfg` receives the platform's settings (the effective configuration the results record).

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""Switching network models during a run by simulated time (`--switch T:key=value,...`; issue 24,
-first part) through the simfab command:
+"""Switching network models during a run (issue 24, first part) through the simfab command, by
+simulated time (`--switch T:key=value,...`) and at logical points (a TI `switch` action,
+simfab_switch, MPI_Pcontrol mapped by --pcontrol):
   - a switch to the same model and keys changes nothing: makespan, every finish time and the event
     count equal the run without it, for loggops, flow, smpi, packet and the NIC model;
   - two phases separated at a round trip's end: the total is exactly the sum of each round run
@@ -10,6 +11,11 @@ first part) through the simfab command:
   - phases in the JSON and the summary: times, changes, model names, events summing to the run's;
   - keys other than network/* change too (flow/bw-factor halves the second phase's rate);
   - simfab exec takes --switch;
+  - a TI `switch` action gives what the same switch by time gives; ranks disagreeing on a switch,
+    or one never reaching it, stop the run (exit 2) naming the places; simfab goal refuses it;
+  - seed 000 test 19 in online mode (tests/switch/switch_protocol.c): 42 sent under A, 43 under
+    B, both arrive; an Isend posted under A and waited for under B completes; simfab_switch and
+    MPI_Pcontrol with --pcontrol give the same run, and an unmapped level switches nothing;
   - bad input: unknown key (with a suggestion), a key no network model reads, a bad value, a bad
     time, decreasing times, a model the platform cannot run: exit 2 naming --switch.
 
@@ -132,6 +138,72 @@ if e1 and e2:
           ["loggops", "flow"], [p["model"] for p in e2["phases"]])
     check("exec: the switch changes the prediction", e1["makespan_ps"] != e2["makespan_ps"], "different",
           e2["makespan_ps"])
+
+# ---- logical switches: a TI action gives what the same switch by time gives ----------------------
+def ti_rounds(switch_line):
+    lines = []
+    for i in range(2):
+        if i == 1 and switch_line:
+            lines += [f"0 {switch_line}", f"1 {switch_line}"]
+        lines += ["0 send 1 0 1048576", "1 recv 0 0 1048576", "1 send 0 0 1048576", "0 recv 1 0 1048576"]
+    return write(f"rounds_{len(switch_line)}.ti", "\n".join(lines) + "\n")
+
+
+first, _ = run("run", "--platform", CLUSTER, "--trace", ti_rounds(""))
+one_round = write("one_round.ti", "0 send 1 0 1048576\n1 recv 0 0 1048576\n1 send 0 0 1048576\n0 recv 1 0 1048576\n")
+r1, _ = run("run", "--platform", CLUSTER, "--trace", one_round)
+if first and r1:
+    by_action, _ = run("run", "--platform", CLUSTER, "--trace", ti_rounds("switch network/model=flow"))
+    by_time, _ = run("run", "--platform", CLUSTER, "--trace", ti_rounds(""), "--switch",
+                     f"{r1['makespan_ps'] / 1e12:.12f}:network/model=flow")
+    if by_action and by_time:
+        check("TI switch action = the same switch by time", same_run(by_action, by_time), by_time["makespan_ps"],
+              by_action["makespan_ps"])
+        check("TI switch action: phases loggops then flow", [p["model"] for p in by_action["phases"]] ==
+              ["loggops", "flow"], ["loggops", "flow"], [p["model"] for p in by_action["phases"]])
+    _, p = run("run", "--platform", CLUSTER, "--trace", write("disagree.ti", "0 switch network/model=flow\n"
+               "1 switch network/model=packet\n0 send 1 0 8\n1 recv 0 0 8\n"), expect=2)
+    check("ranks disagreeing on a switch: exit 2 naming both", "rank 1's model switch 1 asks network/model=packet"
+          in p.stderr and "disagree.ti:1" in p.stderr, "both places", p.stderr[-400:])
+    _, p = run("run", "--platform", CLUSTER, "--trace", write("never.ti", "0 switch network/model=flow\n"
+               "0 send 1 0 8\n1 recv 0 0 8\n"), expect=2)
+    check("a rank that never reaches a switch: exit 2", "rank 1 never reached model switch 1" in p.stderr and
+          "never.ti:1" in p.stderr, "rank 1 never reached ... never.ti:1", p.stderr[-400:])
+    _, p = run("run", "--platform", CLUSTER, "--trace", write("badswitch.ti", "0 switch network/model\n"), expect=2)
+    check("a switch action without key=value: exit 2 at its line", "badswitch.ti:1" in p.stderr and
+          "key=value" in p.stderr, "badswitch.ti:1 ... key=value", p.stderr[-300:])
+    p = subprocess.run([SIMFAB, "goal", "--platform", CLUSTER, "--trace", ti_rounds("switch network/model=flow"),
+                        "-o", os.path.join(TMP, "x.goal")], capture_output=True, text=True, timeout=60)
+    check("simfab goal refuses a switch action (exit 2)", p.returncode == 2 and "switch" in p.stderr and
+          "GOAL" in p.stderr and not os.path.exists(os.path.join(TMP, "x.goal")), "exit 2, a GOAL message",
+          f"{p.returncode}: {p.stderr[-300:]}")
+
+# ---- seed test 19 in online mode; simfab_switch = MPI_Pcontrol ---------------------------------------
+proto = os.path.join(TMP, "switch_protocol")
+b = subprocess.run([os.path.join(BUILD, "simfab-cc"), "-O2", "-o", proto,
+                    os.path.join(ROOT, "tests", "switch", "switch_protocol.c")], capture_output=True, text=True)
+check("switch_protocol builds", b.returncode == 0, "exit 0", b.stderr[-300:])
+
+
+def protocol(*args):
+    out = os.path.join(TMP, "proto.json")
+    p = subprocess.run([SIMFAB, "exec", "-np", "2", "--platform", CLUSTER, "--cfg", "online/compute=declared",
+                        "--json", out, "--reproducible", *args], capture_output=True, text=True, timeout=120)
+    check(f"switch_protocol {' '.join(args)}: exit 0 and data OK", p.returncode == 0 and "42 and 43 arrived OK"
+          in p.stdout, "exit 0, OK", f"{p.returncode}: {p.stdout[-200:]} {p.stderr[-300:]}")
+    lat = [float(l.split()[1]) for l in p.stdout.splitlines() if l.startswith("pingpong-us")]
+    return (json.load(open(out)) if p.returncode == 0 else None), (lat[0] if lat else None)
+
+
+j_sw, lat_sw = protocol(proto)
+j_pc, lat_pc = protocol("--pcontrol", "1:network/model=flow", proto, "-p")
+j_none, lat_none = protocol("--pcontrol", "2:network/model=flow", proto, "-p")  # level 1 unmapped: no switch
+j_flow, lat_flow = protocol("--cfg", "network/model=flow", proto)
+if j_sw and j_pc and j_none and j_flow:
+    check("simfab_switch = MPI_Pcontrol mapped by --pcontrol", same_run(j_sw, j_pc), j_sw["makespan_ps"],
+          j_pc["makespan_ps"])
+    check("after the switch the ping-pong runs under flow", lat_sw == lat_flow != lat_none, lat_flow, lat_sw)
+    check("an unmapped Pcontrol level switches nothing", "phases" not in j_none, "no phases", j_none.get("phases"))
 
 # ---- bad input ---------------------------------------------------------------------------------------
 one = rounds(1, 1024)

@@ -109,7 +109,11 @@ int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
   return MPI_SUCCESS;
 }
 
-int MPI_Pcontrol(const int, ...) { return MPI_SUCCESS; }
+int MPI_Pcontrol(const int level, ...) {
+  Call c("MPI_Pcontrol", true);
+  c->pcontrol(level);
+  return MPI_SUCCESS;
+}
 
 // ---- simfab's extensions (include/simfab/mpi.h) ----
 
@@ -142,6 +146,12 @@ int simfab_pstate_count(void) {
 void simfab_migrate(void) {
   Call c("simfab_migrate");
   c->migrate_point();
+}
+
+void simfab_switch(const char* changes) {
+  Call c("simfab_switch", true);
+  simfab::online::require_ptr(changes, "the changes", "simfab_switch");
+  c->switch_model(changes);
 }
 
 void smpi_execute_flops(double flops) { simfab_compute(flops); }

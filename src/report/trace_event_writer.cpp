@@ -5,6 +5,7 @@
 
 #include "platform/platform.hpp"
 #include "report/time_format.hpp"
+#include "sim/simulation.hpp"
 
 namespace simfab {
 namespace {
@@ -157,6 +158,19 @@ void TraceEventWriter::write_flow_end(char phase, const MessageRecord& m, RankId
 }
 
 void TraceEventWriter::finish(const RunResult& result) {
+  // Model switches (sim/model_switch.hpp): a global instant event where each phase begins.
+  for (size_t i = 1; i < result.phases.size(); ++i) {
+    const PhaseResult& p = result.phases[i];
+    if (!filter_.overlaps(p.from, p.from)) continue;
+    std::string what;
+    for (const auto& [k, v] : p.changes) what += (what.empty() ? "" : ",") + k + "=" + v;
+    next_event() << R"({"ph":"i","s":"g","pid":0,"tid":0,"ts":)" << micros_text(p.from)
+                 << R"(,"name":"model switch","cat":"switch","args":{"phase":)" << i << R"(,"model":)";
+    write_json_string(out_, p.model);
+    out_ << R"(,"changes":)";
+    write_json_string(out_, what);
+    out_ << "}}";
+  }
   out_ << "\n]";
   if (metadata_)
     out_ << R"(,"simfab":)" << metadata_(result).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);

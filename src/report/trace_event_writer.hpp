@@ -30,6 +30,9 @@
 // "PCIe" (commands, DMA requests and payloads, payload writes, event writes), cat "nic"; the
 // window filter applies, the rank filter does not.
 //
+// Model switches (RunResult::phases): a global instant event "model switch" (cat "switch", args
+// phase, model, changes) where each phase after the first begins, written by finish().
+//
 // Filter (TraceFilter): slices of kept ranks that overlap [from, to] (nothing is clipped); a
 // message when its sender or its receiver is kept and [sent, arrived] overlaps the window. A rank
 // that is not kept but ends a kept message still gets its process name, so the arrow has a home.

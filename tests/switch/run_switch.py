@@ -205,6 +205,42 @@ if j_sw and j_pc and j_none and j_flow:
     check("after the switch the ping-pong runs under flow", lat_sw == lat_flow != lat_none, lat_flow, lat_sw)
     check("an unmapped Pcontrol level switches nothing", "phases" not in j_none, "no phases", j_none.get("phases"))
 
+# ---- seed test 20's shape: OSU latency switching from the NIC model to LogGOPS after K iterations -------
+osu = os.path.join(TMP, "osu_switch")
+b = subprocess.run([os.path.join(BUILD, "simfab-cc"), "-O2", "-o", osu,
+                    os.path.join(ROOT, "tests", "switch", "osu_switch.c")], capture_output=True, text=True)
+check("osu_switch builds", b.returncode == 0, "exit 0", b.stderr[-300:])
+curve = {}
+for k in range(0, 111, 10):
+    out = os.path.join(TMP, "osu.json")
+    p = subprocess.run([SIMFAB, "exec", "-np", "2", "--platform", CLUSTER, "--cfg", "online/compute=declared",
+                        "--cfg", "nic/model=portals", "--json", out, "--reproducible", osu, "-k", str(k)],
+                       capture_output=True, text=True, timeout=120)
+    lat = [float(l.split()[1]) for l in p.stdout.splitlines() if l.startswith("latency-us")]
+    if p.returncode == 0 and lat:
+        curve[k] = (lat[0], json.load(open(out))["events"])
+    else:
+        check(f"osu_switch -k {k}", False, "exit 0", p.stderr[-300:])
+if len(curve) == 12:
+    lat = [curve[k][0] for k in sorted(curve)]
+    ev = [curve[k][1] for k in sorted(curve)]
+    check("test 20: switching at 0 and at 10 measure the same latency (warm-up is not timed)", lat[0] == lat[1],
+          lat[0], lat[1])
+    check("test 20: the latency moves from the coarse model's to the detailed one's as the switch comes later",
+          all(a < b for a, b in zip(lat[1:], lat[2:])) and lat[0] < lat[-1], "increasing from K = 10", lat)
+    check("test 20: the cost falls as the coarse share grows (events, the deterministic measure of wall time)",
+          all(a < b for a, b in zip(ev, ev[1:])), "increasing with K", ev)
+
+# ---- --trace-out marks each switch -----------------------------------------------------------------
+timeline = os.path.join(TMP, "switch-trace.json")
+j, _ = run("run", "--platform", CLUSTER, "--trace", STENCIL, "--switch", "5ms:network/model=flow", "--switch",
+           "12ms:network/model=packet", "--trace-out", timeline)
+if j:
+    marks = [e for e in json.load(open(timeline))["traceEvents"] if e.get("cat") == "switch"]
+    check("--trace-out: an instant event per switch", [(m["ts"], m["args"]["model"]) for m in marks] ==
+          [(5000, "flow"), (12000, "packet")], [(5000, "flow"), (12000, "packet")],
+          [(m["ts"], m["args"]["model"]) for m in marks])
+
 # ---- bad input ---------------------------------------------------------------------------------------
 one = rounds(1, 1024)
 bad = [

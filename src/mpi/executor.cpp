@@ -28,14 +28,14 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   engine_.set_handler(EventKind::kDelivery, &delivery_handler_);
 }
 
-void Executor::switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) {
+void Executor::switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) {
   if (!selector_)
-    throw InputError(SourceLoc{where, 0, 0}, "a model switch needs simfab run or simfab exec (no model selector)");
-  selector_->switch_point(r, t, changes, where);
+    throw InputError(SourceLoc{where(), 0, 0}, "a model switch needs simfab run or simfab exec (no model selector)");
+  selector_->switch_point(r, t, changes, std::move(where));
 }
 
-void Executor::pcontrol(RankId r, SimTime t, int level, const std::string& where) {
-  if (selector_) selector_->pcontrol(r, t, level, where);
+void Executor::pcontrol(RankId r, SimTime t, int level, SwitchWhere where) {
+  if (selector_) selector_->pcontrol(r, t, level, std::move(where));
 }
 
 void Executor::set_cpus(cpu::HostCpus* cpus) {

@@ -117,8 +117,8 @@ class Executor : private cpu::CpuClient {
   void set_model_selector(ModelSelector* selector) { selector_ = selector; }
   // The front-ends' logical switch points and MPI_Pcontrol calls (ModelSelector); without a
   // selector (a run outside simfab run/exec) a switch point is an input error.
-  void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where);
-  void pcontrol(RankId r, SimTime t, int level, const std::string& where);
+  void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where);
+  void pcontrol(RankId r, SimTime t, int level, SwitchWhere where);
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   const std::vector<HostId>& rank_hosts() const { return rank_host_; }
   // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.

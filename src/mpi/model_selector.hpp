@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 
@@ -13,6 +14,10 @@
 #include "net/network.hpp"
 
 namespace simfab {
+
+// Where a logical switch is (for errors): formatted only when needed, so a trace's switch costs
+// no line count. The function must stay valid for the run (it may be kept and called later).
+using SwitchWhere = std::function<std::string()>;
 
 class ModelSelector {
  public:
@@ -26,9 +31,9 @@ class ModelSelector {
   // A logical switch point of rank r at its time t (a TI `switch`, simfab_switch): from t on its
   // messages go through the model of `changes` ("key=value key=value" or comma-separated).
   // `where` names the place for errors. Throws InputError.
-  virtual void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) = 0;
+  virtual void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) = 0;
   // MPI_Pcontrol(level) of rank r at t: the switch mapped to `level` (--pcontrol), or nothing.
-  virtual void pcontrol(RankId r, SimTime t, int level, const std::string& where) = 0;
+  virtual void pcontrol(RankId r, SimTime t, int level, SwitchWhere where) = 0;
 };
 
 }  // namespace simfab

@@ -286,18 +286,20 @@ void OnlineProgram::sync_engine() {
 }
 
 void OnlineProgram::switch_model(const char* changes) {
-  const std::string where = "rank " + std::to_string(current_) + ": simfab_switch";
   const std::string text = changes;
   const RankId r = current_;
   const SimTime t = rank().now;
-  on_kernel_stack([&] { ex_->switch_point(r, t, text, where); });
+  on_kernel_stack([&] { ex_->switch_point(r, t, text, [r] { return "rank " + std::to_string(r) + ": simfab_switch"; }); });
 }
 
 void OnlineProgram::pcontrol(int level) {
-  const std::string where = "rank " + std::to_string(current_) + ": MPI_Pcontrol(" + std::to_string(level) + ")";
   const RankId r = current_;
   const SimTime t = rank().now;
-  on_kernel_stack([&] { ex_->pcontrol(r, t, level, where); });
+  on_kernel_stack([&] {
+    ex_->pcontrol(r, t, level, [r, level] {
+      return "rank " + std::to_string(r) + ": MPI_Pcontrol(" + std::to_string(level) + ")";
+    });
+  });
 }
 
 void OnlineProgram::migrate_point() {

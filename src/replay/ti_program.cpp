@@ -109,8 +109,9 @@ void TiProgram::advance(RankId r, SimTime t) {
         if (start_migrate(r, t)) return;
         continue;
       case TiKind::kSwitch:
-        ex_->switch_point(r, t, a.text, std::string(file) + ":" +
-                                            std::to_string(locate(std::string(file), line.text, line.begin).line));
+        ex_->switch_point(r, t, a.text, [file, text = line.text, pos = line.begin] {
+          return std::string(file) + ":" + std::to_string(locate(std::string(file), text, pos).line);
+        });
         continue;
       case TiKind::kSetPstate: {
         // Applied when the rank gets there in simulated time: at the end of a zero calc.

@@ -192,35 +192,35 @@ uint8_t ModelSwitch::model(RankId r, SimTime t) {
   return phases_[current_].model;
 }
 
-void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, const std::string& where) {
+void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, SwitchWhere where) {
   const auto changes = parse_changes(text);
   if (!changes)
-    throw InputError(SourceLoc{where, 0, 0},
+    throw InputError(SourceLoc{where(), 0, 0},
                      "a model switch expects key=value[,key=value...], got '" + std::string(text) + "'");
   const uint32_t k = rank_logical_[static_cast<size_t>(r)]++;
   const std::string c = canonical(*changes);
   if (k == logical_.size()) {  // the first rank at this switch defines it
     Logical l;
     l.canonical = c;
-    l.where = where;
     l.first = r;
     l.phase.spec.changes = *changes;
     l.phase.spec.text = c;
-    l.phase.model = model_for(logical_cfg_, *changes, where);
+    l.phase.model = model_for(logical_cfg_, *changes, where());  // once per switch: the first rank
+    l.where = std::move(where);
     start(l.phase, t);
     logical_.push_back(std::move(l));
   } else if (logical_[k].canonical != c) {
-    throw InputError(SourceLoc{where, 0, 0},
+    throw InputError(SourceLoc{where(), 0, 0},
                      "rank " + std::to_string(r) + "'s model switch " + std::to_string(k + 1) + " asks " + c +
-                         " but rank " + std::to_string(logical_[k].first) + "'s (" + logical_[k].where + ") asked " +
+                         " but rank " + std::to_string(logical_[k].first) + "'s (" + logical_[k].where() + ") asked " +
                          logical_[k].canonical + ": every rank must reach the same switches in the same order");
   }
   ++logical_[k].reached;
 }
 
-void ModelSwitch::pcontrol(RankId r, SimTime t, int level, const std::string& where) {
+void ModelSwitch::pcontrol(RankId r, SimTime t, int level, SwitchWhere where) {
   const auto it = pcontrol_.find(level);
-  if (it != pcontrol_.end()) switch_point(r, t, canonical(it->second), where);
+  if (it != pcontrol_.end()) switch_point(r, t, canonical(it->second), std::move(where));
 }
 
 void ModelSwitch::check_complete() const {
@@ -228,7 +228,7 @@ void ModelSwitch::check_complete() const {
     if (logical_[k].reached == static_cast<int>(rank_logical_.size())) continue;
     RankId missing = 0;
     while (rank_logical_[static_cast<size_t>(missing)] > k) ++missing;
-    throw InputError(SourceLoc{logical_[k].where, 0, 0},
+    throw InputError(SourceLoc{logical_[k].where(), 0, 0},
                      "rank " + std::to_string(missing) + " never reached model switch " + std::to_string(k + 1) +
                          " (" + logical_[k].canonical + "), which rank " + std::to_string(logical_[k].first) +
                          " reached here: every rank must reach every switch");

@@ -86,8 +86,8 @@ class ModelSwitch final : public ModelSelector {
   uint8_t model(RankId r, SimTime t) override;
   Network& network(uint8_t m) override { return *nets_[m]; }
   size_t model_count() const override { return nets_.size(); }
-  void switch_point(RankId r, SimTime t, std::string_view changes, const std::string& where) override;
-  void pcontrol(RankId r, SimTime t, int level, const std::string& where) override;
+  void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) override;
+  void pcontrol(RankId r, SimTime t, int level, SwitchWhere where) override;
   // After a run whose ranks all finished: every rank reached every logical switch (InputError).
   void check_complete() const;
   // The phases of a run that ended at `makespan`, its events in all `events`.
@@ -107,7 +107,7 @@ class ModelSwitch final : public ModelSelector {
   struct Logical {
     Phase phase;
     std::string canonical;  // "k=v,k=v": what every rank must ask
-    std::string where;      // the first rank's place
+    SwitchWhere where;      // the first rank's place
     RankId first = 0;
     int reached = 0;
   };

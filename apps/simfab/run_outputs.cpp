@@ -30,12 +30,8 @@ RankId parse_rank(std::string_view s, const std::string& value) {
 // A time with units (10us, 2ms) or a bare number of seconds, as SimGrid's command line takes it.
 SimTime parse_window_end(std::string_view s, SimTime empty, const std::string& value) {
   if (s.empty()) return empty;
-  double seconds = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), seconds);
-  if (ec == std::errc() && end == s.data() + s.size() && seconds >= 0 && seconds < 9.2e6)
-    return SimTime::from_seconds(seconds);
-  const auto t = units::parse_time(s);
-  if (!t || *t < SimTime::zero())
+  const auto t = units::parse_time_or_seconds(s);
+  if (!t)
     throw usage_error("--trace-window expects T0:T1 (times such as 10us or 0.002; either may be empty), got '" +
                       value + "'");
   return *t;

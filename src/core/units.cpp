@@ -77,4 +77,14 @@ std::optional<double> parse_bandwidth(std::string_view text) { return scaled(tex
 
 std::optional<double> parse_speed(std::string_view text) { return scaled(text, kSpeed, true); }
 
+std::optional<SimTime> parse_time_or_seconds(std::string_view s) {
+  double seconds = 0;
+  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), seconds);
+  if (!s.empty() && ec == std::errc() && end == s.data() + s.size() && seconds >= 0 && seconds < 9.2e6)
+    return SimTime::from_seconds(seconds);
+  const auto t = parse_time(s);
+  if (!t || *t < SimTime::zero()) return std::nullopt;
+  return t;
+}
+
 }  // namespace simfab::units

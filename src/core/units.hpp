@@ -25,6 +25,9 @@
 namespace simfab::units {
 
 std::optional<SimTime> parse_time(std::string_view text);
+// A time as SimGrid's command line takes it: with units (10us, 2ms), or a bare number of seconds;
+// nullopt unless it is a time of 0 or more (below 9.2e6 s).
+std::optional<SimTime> parse_time_or_seconds(std::string_view text);
 std::optional<double> parse_ps_per_byte(std::string_view text);
 std::optional<Bytes> parse_bytes(std::string_view text);
 std::optional<double> parse_bandwidth(std::string_view text);

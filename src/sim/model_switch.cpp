@@ -57,17 +57,6 @@ void check_changes(Config& cfg, const ConfigChanges& changes, const std::string&
   }
 }
 
-// A time with units (2ms, 500us) or a bare number of seconds, as --trace-window takes it.
-std::optional<SimTime> switch_time(std::string_view s) {
-  double seconds = 0;
-  const auto [end, ec] = std::from_chars(s.data(), s.data() + s.size(), seconds);
-  if (!s.empty() && ec == std::errc() && end == s.data() + s.size() && seconds >= 0 && seconds < 9.2e6)
-    return SimTime::from_seconds(seconds);
-  const auto t = units::parse_time(s);
-  if (!t || *t < SimTime::zero()) return std::nullopt;
-  return t;
-}
-
 std::string canonical(const ConfigChanges& c) {
   std::string s;
   for (const auto& [k, v] : c) s += (s.empty() ? "" : ",") + k + "=" + v;
@@ -101,7 +90,7 @@ ModelSwitchSpec parse_model_switch(const std::string& spec) {
     bad_switch(spec, "expected TIME:key=value[,key=value...] (e.g. 2ms:network/model=packet)");
   ModelSwitchSpec s;
   s.text = spec;
-  const auto t = switch_time(std::string_view(spec).substr(0, colon));
+  const auto t = units::parse_time_or_seconds(std::string_view(spec).substr(0, colon));
   if (!t) bad_switch(spec, "'" + spec.substr(0, colon) + "' is not a time (10us, 2ms, or seconds)");
   s.at = *t;
   const auto changes = parse_changes(std::string_view(spec).substr(colon + 1));

@@ -62,6 +62,7 @@ bool apply_input_option(std::string_view name, const std::string& value, Simulat
   else if (name == "--cfg") cfg.set_assignment(value, SourceLoc{"--cfg", 0, 0});
   else if (name == "--switch") in.switches.times.push_back(value);
   else if (name == "--pcontrol") in.switches.pcontrol.push_back(value);
+  else if (name == "--switch-after") in.switches.after.push_back(value);
   else return false;
   return true;
 }

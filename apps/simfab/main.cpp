@@ -52,6 +52,8 @@ constexpr const char* kUsage =
     "      --switch T:key=value[,key=value...]   from simulated time T on, messages go through\n"
     "                        the model these network keys give (repeatable; e.g.\n"
     "                        2ms:network/model=packet); messages in flight finish in theirs\n"
+    "      --pcontrol L:key=value,...   what MPI_Pcontrol(L) (simfab exec) switches to\n"
+    "      --switch-after COLL:K:key=value,...   switch when each rank's K-th COLL returns\n"
     "      --json FILE       also write the results as JSON (written only on success)\n"
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
@@ -176,7 +178,7 @@ int cmd_exec(const std::vector<std::string>& args) {
       {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
       {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
       {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
-      {"--portals-log"}, {"--switch"}, {"--pcontrol"}};
+      {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}};
   OutputOptions out_opts;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
@@ -219,7 +221,7 @@ int cmd_run(const std::vector<std::string>& args) {
       {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
       {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
       {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"},
-      {"--portals-log"}, {"--switch"}, {"--pcontrol"}};
+      {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}};
   OutputOptions out_opts;
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;

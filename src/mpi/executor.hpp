@@ -119,6 +119,9 @@ class Executor : private cpu::CpuClient {
   // selector (a run outside simfab run/exec) a switch point is an input error.
   void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where);
   void pcontrol(RankId r, SimTime t, int level, SwitchWhere where);
+  void collective_done(RankId r, SimTime t, std::string_view name) {
+    if (selector_) selector_->collective_done(r, t, name);
+  }
   HostId host_of(RankId r) const { return rank_host_[static_cast<size_t>(r)]; }
   const std::vector<HostId>& rank_hosts() const { return rank_host_; }
   // Rank r runs on host h from now on (load balancing). REQUIRES: r computes nothing right now.

@@ -34,6 +34,9 @@ class ModelSelector {
   virtual void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) = 0;
   // MPI_Pcontrol(level) of rank r at t: the switch mapped to `level` (--pcontrol), or nothing.
   virtual void pcontrol(RankId r, SimTime t, int level, SwitchWhere where) = 0;
+  // Rank r is done with a call of collective `name` at t ("allreduce" when a blocking one returns,
+  // "iallreduce" when a non-blocking one is called): the switches after the K-th call count it.
+  virtual void collective_done(RankId /*r*/, SimTime /*t*/, std::string_view /*name*/) {}
 };
 
 }  // namespace simfab

@@ -2,6 +2,7 @@
 #include "online/online_program.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cstring>
 
 #include "core/error.hpp"
@@ -236,10 +237,18 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
     });
   }
   MPI_Request h = static_cast<MPI_Request>(i + 1);
-  if (nonblocking) return h;
+  // Model switches after the K-th call of a collective count "allreduce" when MPI_Allreduce
+  // returns, "iallreduce" when MPI_Iallreduce is called.
+  std::string name = std::string_view(call).starts_with("MPI_") ? std::string(call + 4) : std::string(call);
+  for (char& ch : name) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
+  if (nonblocking) {
+    on_kernel_stack([&] { ex_->collective_done(current_, rank().now, name); });
+    return h;
+  }
   block([this, i] { return requests_[i].complete; }, std::string(call) + " on " + describe_comm(c));
   advance_to(requests_[i].done);
   consume(&h, MPI_STATUS_IGNORE);
+  on_kernel_stack([&] { ex_->collective_done(current_, rank().now, name); });
   return MPI_REQUEST_NULL;
 }
 

@@ -188,7 +188,12 @@ void TiProgram::advance(RankId r, SimTime t) {
         bool* smp = choice_.uses_smp_setup() ? &smp_ready_[smp_key(comm.id(), r)] : nullptr;
         const char* algorithm = build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_, smp);
         if (ex_->activity()) report_call(r, t, a, comm, algorithm);
-        if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) return;
+        if (a.nonblocking) ex_->collective_done(r, t, ti_nonblocking_name(a.kind));
+        if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) {
+          s.coll = a.nonblocking ? TiKind::kCount : a.kind;
+          return;
+        }
+        if (!a.nonblocking) ex_->collective_done(r, t, ti_action_name(a.kind));
         continue;
       }
     }
@@ -353,6 +358,8 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     if (!runner_.on_completed(*ex_, run, id, t)) return;
     if (s.state == State::kCollective && s.wait == run) {
       s.state = State::kReady;
+      if (s.coll != TiKind::kCount) ex_->collective_done(r, t, ti_action_name(s.coll));
+      s.coll = TiKind::kCount;
       advance(r, t);
       return;
     }

@@ -117,6 +117,7 @@ class TiProgram final : public Program {
     uint32_t colls = 0;         // world collectives started so far: the next one's tag
     State state = State::kReady;
     uint8_t flags = 0;
+    TiKind coll = TiKind::kCount;  // the blocking collective in progress (kCollective), for switches
   };
   static_assert(sizeof(RankState) == 40, "RankState is documented as 40 bytes");
   struct Request {

@@ -114,14 +114,35 @@ std::pair<int, ConfigChanges> parse_pcontrol(const std::string& spec) {
   return {level, *changes};
 }
 
+SwitchAfter parse_switch_after(const std::string& spec) {
+  auto bad = [&](const std::string& what) {
+    throw InputError(SourceLoc{"--switch-after", 0, 0}, "'" + spec + "': " + what);
+  };
+  const size_t c1 = spec.find(':');
+  const size_t c2 = c1 == std::string::npos ? c1 : spec.find(':', c1 + 1);
+  if (c2 == std::string::npos || c1 == 0) bad("expected COLLECTIVE:K:key=value[,key=value...] (e.g. allreduce:10:network/model=loggops)");
+  SwitchAfter a;
+  a.text = spec;
+  a.collective = spec.substr(0, c1);
+  const auto [end, ec] = std::from_chars(spec.data() + c1 + 1, spec.data() + c2, a.k);
+  if (ec != std::errc() || end != spec.data() + c2 || a.k == 0) bad("K must be a number of calls, 1 or more");
+  const auto changes = parse_changes(std::string_view(spec).substr(c2 + 1));
+  if (!changes) bad("expected key=value[,key=value...] after K");
+  a.changes = *changes;
+  return a;
+}
+
 ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config& run_cfg, Network& first,
-                         int num_ranks, std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol)
+                         int num_ranks, std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol,
+                         std::vector<SwitchAfter> after)
     : engine_(engine),
       platform_(platform),
       nets_{&first},
       logical_cfg_(run_cfg),
       rank_logical_(static_cast<size_t>(num_ranks), 0),
-      pcontrol_(std::move(pcontrol)) {
+      pcontrol_(std::move(pcontrol)),
+      after_(std::move(after)),
+      after_count_(after_.size(), std::vector<uint32_t>(static_cast<size_t>(num_ranks), 0)) {
   built_.emplace(signature(run_cfg), 0);
   nics_ = nic::nic_params(run_cfg).enabled ? 1 : 0;
   Config cfg = run_cfg;
@@ -138,6 +159,10 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
   for (const auto& [level, changes] : pcontrol_) {  // checked now, built when a rank gets there
     Config probe = run_cfg;
     check_changes(probe, changes, "--pcontrol " + std::to_string(level) + ":" + canonical(changes));
+  }
+  for (const SwitchAfter& a : after_) {
+    Config probe = run_cfg;
+    check_changes(probe, a.changes, "--switch-after " + a.text);
   }
   start(phases_[0], SimTime::zero());
 }
@@ -210,6 +235,14 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
 void ModelSwitch::pcontrol(RankId r, SimTime t, int level, SwitchWhere where) {
   const auto it = pcontrol_.find(level);
   if (it != pcontrol_.end()) switch_point(r, t, canonical(it->second), std::move(where));
+}
+
+void ModelSwitch::collective_done(RankId r, SimTime t, std::string_view name) {
+  for (size_t i = 0; i < after_.size(); ++i) {
+    const SwitchAfter& a = after_[i];
+    if (a.collective != name || ++after_count_[i][static_cast<size_t>(r)] != a.k) continue;
+    switch_point(r, t, canonical(a.changes), [text = a.text] { return "--switch-after " + text; });
+  }
 }
 
 void ModelSwitch::check_complete() const {

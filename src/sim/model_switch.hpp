@@ -16,8 +16,10 @@
 //   by simulated time   `--switch T:key=value[,key=value...]`: a message whose send starts at
 //                       t >= T goes through the new model (times must not decrease);
 //   at a logical point  a TI action `<rank> switch key=value...`, simfab_switch("key=value,...")
-//                       in an MPI program, or MPI_Pcontrol(level) mapped by
-//                       `--pcontrol LEVEL:key=value,...`: from the rank's own time at that point
+//                       in an MPI program, MPI_Pcontrol(level) mapped by
+//                       `--pcontrol LEVEL:key=value,...`, or `--switch-after COLL:K:key=value,...`
+//                       (when the rank's K-th call of collective COLL returns; iCOLL counts the
+//                       non-blocking calls when they are made; TI traces and simfab exec): from the rank's own time at that point
 //                       on, its messages use the new model. Every rank must reach its k-th
 //                       logical switch with the same keys (else exit 2 naming both places), and
 //                       every rank must reach every one (checked at the end of a run that did
@@ -25,7 +27,7 @@
 //                       two ends are on different sides uses the model its sender was in.
 //   Logical switches form their own sequence (configuration k = k-1's with switch k's changes);
 //   a rank uses whichever of the timed and its own logical switches came last.
-// Not yet: a GOAL annotation, after the K-th call of a collective, switching collective keys.
+// Not yet: a GOAL annotation, switching collective keys.
 //
 // Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
 // time (a logical one at the first rank's arrival), until the next phase or the makespan. Each
@@ -63,6 +65,14 @@ struct ModelSwitchSpec {
 ModelSwitchSpec parse_model_switch(const std::string& spec);
 // "1:network/model=packet": an MPI_Pcontrol level and its switch (--pcontrol).
 std::pair<int, ConfigChanges> parse_pcontrol(const std::string& spec);
+// "allreduce:10:network/model=loggops": after each rank's K-th call of a collective (--switch-after).
+struct SwitchAfter {
+  std::string collective;  // as TI names it: allreduce, bcast, ..., iallreduce for non-blocking
+  uint32_t k = 0;
+  ConfigChanges changes;
+  std::string text;
+};
+SwitchAfter parse_switch_after(const std::string& spec);
 // "key=value key=value" or "key=value,key=value" (a TI switch, simfab_switch). Empty on a bad item.
 std::optional<ConfigChanges> parse_changes(std::string_view text);
 
@@ -80,7 +90,8 @@ class ModelSwitch final : public ModelSelector {
   // switch and the key for a key that is unknown or not a network model's, a bad value, or a
   // model the platform cannot run.
   ModelSwitch(Engine& engine, const Platform& platform, const Config& run_cfg, Network& first, int num_ranks,
-              std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol = {});
+              std::vector<ModelSwitchSpec> switches, std::map<int, ConfigChanges> pcontrol = {},
+              std::vector<SwitchAfter> after = {});
   ~ModelSwitch() override;
 
   uint8_t model(RankId r, SimTime t) override;
@@ -88,6 +99,7 @@ class ModelSwitch final : public ModelSelector {
   size_t model_count() const override { return nets_.size(); }
   void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) override;
   void pcontrol(RankId r, SimTime t, int level, SwitchWhere where) override;
+  void collective_done(RankId r, SimTime t, std::string_view name) override;
   // After a run whose ranks all finished: every rank reached every logical switch (InputError).
   void check_complete() const;
   // The phases of a run that ended at `makespan`, its events in all `events`.
@@ -126,6 +138,8 @@ class ModelSwitch final : public ModelSelector {
   Config logical_cfg_;          // the configuration of the last logical switch built
   std::vector<uint32_t> rank_logical_;  // per rank: logical switches reached
   std::map<int, ConfigChanges> pcontrol_;
+  std::vector<SwitchAfter> after_;
+  std::vector<std::vector<uint32_t>> after_count_;  // per rule, per rank: calls so far
 };
 
 }  // namespace simfab

@@ -102,8 +102,13 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   for (const std::string& s : switches.times) specs.push_back(parse_model_switch(s));
   std::map<int, ConfigChanges> pcontrol;
   for (const std::string& s : switches.pcontrol) pcontrol.insert(parse_pcontrol(s));
+  std::vector<SwitchAfter> after;
+  for (const std::string& s : switches.after) after.push_back(parse_switch_after(s));
+  if (!after.empty() && out.application_format == "goal")
+    throw InputError(SourceLoc{"--switch-after", 0, 0},
+                     "a GOAL schedule has no collective calls to count: use --switch TIME:... (or a TI trace)");
   auto model_switch = std::make_unique<ModelSwitch>(engine, platform, cfg, *net, static_cast<int>(rank_host.size()),
-                                                    std::move(specs), std::move(pcontrol));
+                                                    std::move(specs), std::move(pcontrol), std::move(after));
   ex.set_model_selector(model_switch.get());
   // Hosts (seed 001): shared cores and pstates where a host needs them, power where declared.
   std::vector<int> ranks_per_host(static_cast<size_t>(platform.host_count()), 0);

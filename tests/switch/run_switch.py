@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Switching network models during a run (issue 24, first part) through the simfab command, by
 simulated time (`--switch T:key=value,...`) and at logical points (a TI `switch` action,
-simfab_switch, MPI_Pcontrol mapped by --pcontrol):
+simfab_switch, MPI_Pcontrol mapped by --pcontrol, --switch-after COLLECTIVE:K:...):
   - a switch to the same model and keys changes nothing: makespan, every finish time and the event
     count equal the run without it, for loggops, flow, smpi, packet and the NIC model;
   - two phases separated at a round trip's end: the total is exactly the sum of each round run
@@ -13,6 +13,8 @@ simfab_switch, MPI_Pcontrol mapped by --pcontrol):
   - simfab exec takes --switch;
   - a TI `switch` action gives what the same switch by time gives; ranks disagreeing on a switch,
     or one never reaching it, stop the run (exit 2) naming the places; simfab goal refuses it;
+  - --switch-after allreduce:3 gives what TI switch actions after each rank's 3rd allreduce give,
+    and works in simfab exec; a GOAL schedule (no collectives) and K = 0 are refused;
   - seed 000 test 19 in online mode (tests/switch/switch_protocol.c): 42 sent under A, 43 under
     B, both arrive; an Isend posted under A and waited for under B completes; simfab_switch and
     MPI_Pcontrol with --pcontrol give the same run, and an unmapped level switches nothing;
@@ -177,6 +179,39 @@ if first and r1:
     check("simfab goal refuses a switch action (exit 2)", p.returncode == 2 and "switch" in p.stderr and
           "GOAL" in p.stderr and not os.path.exists(os.path.join(TMP, "x.goal")), "exit 2, a GOAL message",
           f"{p.returncode}: {p.stderr[-300:]}")
+
+# ---- after the K-th call of a collective = a TI switch action there ----------------------------------
+g = subprocess.run([os.path.join(BUILD, "gen_schedule"), "ti-allreduce", "4", "1048576", "6"], capture_output=True,
+                   text=True)
+allreduce = write("allreduce.ti", g.stdout)
+marked, counts = [], {}
+for line in g.stdout.splitlines():
+    marked.append(line)
+    rank, action = line.split()[:2]
+    if action == "allreduce":
+        counts[rank] = counts.get(rank, 0) + 1
+        if counts[rank] == 3:
+            marked.append(f"{rank} switch network/model=flow")
+with_action = write("allreduce_switch.ti", "\n".join(marked) + "\n")
+a1, _ = run("run", "--platform", CLUSTER, "--trace", allreduce, "--switch-after", "allreduce:3:network/model=flow")
+a2, _ = run("run", "--platform", CLUSTER, "--trace", with_action)
+a0, _ = run("run", "--platform", CLUSTER, "--trace", allreduce)
+if a1 and a2 and a0:
+    check("--switch-after allreduce:3 = a TI switch after each rank's 3rd allreduce", same_run(a1, a2) and
+          not same_run(a1, a0), a2["makespan_ps"], a1["makespan_ps"])
+e3, _ = run("exec", "-np", "4", "--platform", CLUSTER, "--cfg", "online/compute=declared", "--switch-after",
+            "allreduce:5:network/model=flow", prog, "1024", "20")
+if e1 and e3:
+    check("exec --switch-after allreduce:5: loggops then flow", [p["model"] for p in e3["phases"]] ==
+          ["loggops", "flow"] and e3["makespan_ps"] != e1["makespan_ps"], ["loggops", "flow"],
+          [p["model"] for p in e3["phases"]])
+_, p = run("run", "--goal", rounds(1, 8), "--switch-after", "allreduce:1:network/model=flow", expect=2)
+check("--switch-after on a GOAL schedule: exit 2", "no collective calls" in p.stderr, "no collective calls",
+      p.stderr[-300:])
+_, p = run("run", "--platform", CLUSTER, "--trace", allreduce, "--switch-after", "allreduce:0:network/model=flow",
+           expect=2)
+check("--switch-after with K = 0: exit 2", "--switch-after" in p.stderr and "1 or more" in p.stderr, "K >= 1",
+      p.stderr[-300:])
 
 # ---- seed test 19 in online mode; simfab_switch = MPI_Pcontrol ---------------------------------------
 proto = os.path.join(TMP, "switch_protocol")

@@ -52,7 +52,7 @@ struct Op {
   RankId rank = 0;       // the rank that executes it
   uint32_t pending = 0;  // front-end: unmet dependencies
   uint32_t next = kNoOp; // intrusive link: the posted-receive/probe queue, or the busy-resource FIFO
-  uint32_t user = 0;     // front-end data (GOAL: unused; TI: request slot)
+  uint32_t user = 0;     // front-end data (GOAL: a switch op's index + 1, else 0; TI: request slot)
   uint32_t context = 0;  // matching context (see above)
   OpKind kind = OpKind::kCalc;
   uint8_t cpu = 0;

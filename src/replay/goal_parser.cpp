@@ -43,6 +43,17 @@ class Lexer {
     t.text = text_.substr(b, pos_ - b);
     return t;
   }
+  // The next whitespace-delimited run of printable characters other than braces (a switch's
+  // key=value list, whose keys hold '/').
+  Token raw() {
+    skip_space();
+    Token t{{}, pos_};
+    size_t b = pos_;
+    while (pos_ < text_.size() && text_[pos_] > ' ' && text_[pos_] < 0x7f && text_[pos_] != '{' && text_[pos_] != '}')
+      ++pos_;
+    t.text = text_.substr(b, pos_ - b);
+    return t;
+  }
   Token peek() {
     size_t save = pos_;
     Token t = next();
@@ -213,8 +224,24 @@ class GoalParser {
       Token tag = lex_.next();
       if (!send && tag.text == "any") op.tag = kAnyTag;
       else op.tag = static_cast<int32_t>(to_int(tag, 0, INT32_MAX, "a tag (0 or more)"));
+    } else if (kind.text == "switch") {  // simfab's: a model switch, as a zero calc (goal_schedule.hpp)
+      const Token changes = lex_.raw();
+      size_t item = 0;
+      for (;;) {  // key=value[,key=value...]
+        const size_t comma = std::min(changes.text.find(',', item), changes.text.size());
+        const std::string_view kv = changes.text.substr(item, comma - item);
+        const size_t eq = kv.find('=');
+        if (eq == std::string_view::npos || eq == 0 || eq + 1 == kv.size())
+          throw lex_.error(changes.pos + item, "expected key=value[,key=value...] after 'switch' (e.g. "
+                                               "network/model=packet), got '" + std::string(kv) + "'");
+        if (comma == changes.text.size()) break;
+        item = comma + 1;
+      }
+      op.kind = OpKind::kCalc;
+      g_.switches.emplace_back(std::string(changes.text));
+      op.user = static_cast<uint32_t>(g_.switches.size());
     } else {
-      throw lex_.error(kind.pos, "unknown operation '" + std::string(kind.text) + "'; expected calc, send or recv");
+      throw lex_.error(kind.pos, "unknown operation '" + std::string(kind.text) + "'; expected calc, send, recv or switch");
     }
     for (;;) {
       Token m = lex_.peek();

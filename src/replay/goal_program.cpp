@@ -24,7 +24,14 @@ void GoalProgram::release(OpId op, SimTime t, bool immediate) {
   }
 }
 
-void GoalProgram::on_started(OpId op, SimTime t) { release(op, t, true); }
+void GoalProgram::on_started(OpId op, SimTime t) {
+  const Op& o = g_.ops[op];
+  if (o.user != 0)  // a switch (goal_schedule.hpp): from now on the rank's messages use its model
+    ex_->switch_point(o.rank, t, g_.switches[o.user - 1], [this, op] {
+      return g_.path + ":" + std::to_string(g_.line[op]);
+    });
+  release(op, t, true);
+}
 
 void GoalProgram::on_completed(OpId op, SimTime t) {
   --remaining_[static_cast<size_t>(g_.ops[op].rank)];

@@ -9,7 +9,11 @@
 //   op    := "calc" INT ["cpu" INT]
 //          | "send" SIZE "to" RANK "tag" INT ["cpu" INT] ["nic" INT]
 //          | "recv" SIZE "from" SRC "tag" TAG ["cpu" INT] ["nic" INT]
+//          | "switch" KEY=VALUE[,KEY=VALUE...]     (simfab's extension: a model switch)
 //   SIZE  := INT ["b"]      SRC := RANK | "any"      TAG := INT | "any"
+// A switch is a zero calc (Op::user = its index in `switches` + 1) whose start switches the rank's
+// network model (sim/model_switch.hpp): every rank must reach the same switches in the same order.
+// LogGOPSim does not know it.
 // Labels are local to their block and resolved after the whole block is read, so a dependency
 // may name a label defined later. calc durations are in picoseconds (the simulator's unit).
 // Every block must be acyclic (checked, Kahn's algorithm) and every rank must have a block.
@@ -40,6 +44,7 @@ struct GoalSchedule {
   std::vector<uint32_t> succ_begin;  // size ops + 1
   std::vector<uint32_t> succ;        // successor op ids, kImmediate flag for irequires
   std::vector<uint32_t> line;        // source line of each op
+  std::vector<std::string> switches; // the key=value list of each switch op (Op::user - 1)
 
   size_t op_count() const { return ops.size(); }
 };

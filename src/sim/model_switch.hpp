@@ -15,7 +15,8 @@
 // Triggers, all producing the same kind of switch:
 //   by simulated time   `--switch T:key=value[,key=value...]`: a message whose send starts at
 //                       t >= T goes through the new model (times must not decrease);
-//   at a logical point  a TI action `<rank> switch key=value...`, simfab_switch("key=value,...")
+//   at a logical point  a TI action `<rank> switch key=value...`, a GOAL op `l: switch k=v,...`
+//                       (replay/goal_schedule.hpp), simfab_switch("key=value,...")
 //                       in an MPI program, MPI_Pcontrol(level) mapped by
 //                       `--pcontrol LEVEL:key=value,...`, or `--switch-after COLL:K:key=value,...`
 //                       (when the rank's K-th call of collective COLL returns; iCOLL counts the
@@ -27,7 +28,7 @@
 //                       two ends are on different sides uses the model its sender was in.
 //   Logical switches form their own sequence (configuration k = k-1's with switch k's changes);
 //   a rank uses whichever of the timed and its own logical switches came last.
-// Not yet: a GOAL annotation, switching collective keys.
+// Not yet: switching collective keys (mpi/*: the front-ends read them once), statistics per phase.
 //
 // Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
 // time (a logical one at the first rank's arrival), until the next phase or the makespan. Each

@@ -13,6 +13,7 @@ simfab_switch, MPI_Pcontrol mapped by --pcontrol, --switch-after COLLECTIVE:K:..
   - simfab exec takes --switch;
   - a TI `switch` action gives what the same switch by time gives; ranks disagreeing on a switch,
     or one never reaching it, stop the run (exit 2) naming the places; simfab goal refuses it;
+  - a GOAL `switch` op gives what the same switch by time and the TI action give;
   - --switch-after allreduce:3 gives what TI switch actions after each rank's 3rd allreduce give,
     and works in simfab exec; a GOAL schedule (no collectives) and K = 0 are refused;
   - seed 000 test 19 in online mode (tests/switch/switch_protocol.c): 42 sent under A, 43 under
@@ -179,6 +180,47 @@ if first and r1:
     check("simfab goal refuses a switch action (exit 2)", p.returncode == 2 and "switch" in p.stderr and
           "GOAL" in p.stderr and not os.path.exists(os.path.join(TMP, "x.goal")), "exit 2, a GOAL message",
           f"{p.returncode}: {p.stderr[-300:]}")
+
+# ---- a GOAL switch op = the same switch by time -----------------------------------------------------
+goal_sw = write("rounds_switch.goal", """num_ranks 2
+rank 0 {
+s0: send 1048576b to 1 tag 0
+r0: recv 1048576b from 1 tag 0
+w: switch network/model=flow
+s1: send 1048576b to 1 tag 1
+r1: recv 1048576b from 1 tag 1
+r0 requires s0
+w requires r0
+s1 requires w
+r1 requires s1
+}
+rank 1 {
+r0: recv 1048576b from 0 tag 0
+s0: send 1048576b to 0 tag 0
+w: switch network/model=flow
+r1: recv 1048576b from 0 tag 1
+s1: send 1048576b to 0 tag 1
+s0 requires r0
+w requires s0
+r1 requires w
+s1 requires r1
+}
+""")
+if first and r1:
+    g_op, _ = run("run", "--platform", CLUSTER, "--goal", goal_sw)
+    g_time, _ = run("run", "--platform", CLUSTER, "--goal", rounds(2, 1 << 20), "--switch",
+                    f"{r1['makespan_ps'] / 1e12:.12f}:network/model=flow")
+    if g_op and g_time:
+        # the switch ops are zero calcs of their own: same times, a few more events
+        check("GOAL switch op = the same switch by time", [x["finish_ps"] for x in g_op["ranks"]] ==
+              [x["finish_ps"] for x in g_time["ranks"]], g_time["makespan_ps"], g_op["makespan_ps"])
+        check("GOAL switch op = the TI switch action", by_action is not None and
+              g_op["makespan_ps"] == by_action["makespan_ps"], by_action and by_action["makespan_ps"],
+              g_op["makespan_ps"])
+    _, p = run("run", "--platform", CLUSTER, "--goal", write("badgoal.goal", "num_ranks 1\nrank 0 {\n"
+               "w: switch network/model\n}\n"), expect=2)
+    check("a GOAL switch without key=value: exit 2 at its line", "badgoal.goal:3" in p.stderr and "key=value" in
+          p.stderr, "badgoal.goal:3 ... key=value", p.stderr[-300:])
 
 # ---- after the K-th call of a collective = a TI switch action there ----------------------------------
 g = subprocess.run([os.path.join(BUILD, "gen_schedule"), "ti-allreduce", "4", "1048576", "6"], capture_output=True,

@@ -23,7 +23,7 @@ CASES = [
     ("goal unknown label", {"a.goal": "num_ranks 1\nrank 0 {\nl1: calc 5\nl1 requires l9\n}\n"},
      ["--goal", "FILE:a.goal"], ["a.goal:4:13:", "unknown label 'l9'"]),
     ("goal unknown action", {"a.goal": "num_ranks 1\nrank 0 {\nl1: compute 5\n}\n"},
-     ["--goal", "FILE:a.goal"], ["a.goal:3:5:", "unknown operation 'compute'; expected calc, send or recv"]),
+     ["--goal", "FILE:a.goal"], ["a.goal:3:5:", "unknown operation 'compute'; expected calc, send, recv or switch"]),
     ("goal wrong argument count", {"a.goal": "num_ranks 2\nrank 0 {\nl1: send 10b to 1\n}\nrank 1 { }\n"},
      ["--goal", "FILE:a.goal"], ["a.goal:4:1:", "expected 'tag N'"]),
     ("goal rank out of range", {"a.goal": "num_ranks 2\nrank 0 {\nl1: recv 4b from 2 tag 0\n}\nrank 1 { }\n"},

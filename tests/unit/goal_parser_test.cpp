@@ -71,7 +71,7 @@ TEST(GoalParser, PeerOutOfRange) {
   expect_error("num_ranks 2\nrank 0 {\n  a: send 4b to 9 tag 0\n}\nrank 1 { }", 3, 17, "a rank below num_ranks 2, found '9'");
 }
 TEST(GoalParser, UnknownOperation) {
-  expect_error("num_ranks 1\nrank 0 {\n a: sned 4b to 0 tag 0 }", 3, 5, "unknown operation 'sned'; expected calc, send or recv");
+  expect_error("num_ranks 1\nrank 0 {\n a: sned 4b to 0 tag 0 }", 3, 5, "unknown operation 'sned'; expected calc, send, recv or switch");
 }
 TEST(GoalParser, MalformedSend) {
   expect_error("num_ranks 2\nrank 0 { a: send 4b 1 tag 0 }", 2, 21, "expected 'to' after the send size, found '1'");

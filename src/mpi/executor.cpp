@@ -191,7 +191,7 @@ void Executor::start_send(SimTime t, OpId id) {
   SimTime& n = nic_send(op.rank, op.nic);
   const HostId hs = rank_host_[static_cast<size_t>(op.rank)];
   const HostId hd = rank_host_[static_cast<size_t>(op.peer)];
-  const uint8_t model = selector_ ? selector_->model(op.rank, t) : 0;
+  const uint8_t model = selector_ ? selector_->model(op.rank, t, op.amount) : 0;
   Network& net = this->net(model);
   c = later(t, op.flags & op_flag::kImmediate ? net.isend_overhead(hs, hd, op.amount)
                                              : net.send_overhead(hs, hd, op.amount), op.rank);

@@ -22,9 +22,9 @@ using SwitchWhere = std::function<std::string()>;
 class ModelSelector {
  public:
   virtual ~ModelSelector() = default;
-  // The model (an index into Executor::set_models' list) of rank r's message starting at t.
-  // Calls come in non-decreasing t (the engine's order).
-  virtual uint8_t model(RankId r, SimTime t) = 0;
+  // The model of rank r's message of `bytes` starting at t. Calls come in non-decreasing t (the
+  // engine's order).
+  virtual uint8_t model(RankId r, SimTime t, Bytes bytes) = 0;
   // Model m (0: the executor's own); models may be added during the run (a logical switch).
   virtual Network& network(uint8_t m) = 0;
   virtual size_t model_count() const = 0;

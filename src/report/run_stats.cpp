@@ -72,6 +72,7 @@ void RunStats::finish(const RunResult& result) {
     s.queues = result.network.queues;
   }
   s.nic = result.nic;
+  s.phases = result.phases;
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();

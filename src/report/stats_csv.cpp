@@ -116,6 +116,19 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
     std::filesystem::remove(std::filesystem::path(dir) / "ports.csv");
     std::filesystem::remove(std::filesystem::path(dir) / "port_queues.csv");
   }
+  if (!s.phases.empty())
+    write_table(dir, "phases.csv", "phase,from_s,to_s,model,changes,messages,bytes,events",
+                [&](std::ostream& os) {
+                  for (size_t i = 0; i < s.phases.size(); ++i) {
+                    const PhaseResult& p = s.phases[i];
+                    std::string changes;
+                    for (const auto& [k, v] : p.changes) changes += (changes.empty() ? "" : ",") + k + "=" + v;
+                    os << i << ',' << seconds_text(p.from) << ',' << seconds_text(p.to) << ',' << field(p.model) << ','
+                       << field(changes) << ',' << p.messages << ',' << p.bytes << ',' << p.events << '\n';
+                  }
+                });
+  else
+    std::filesystem::remove(std::filesystem::path(dir) / "phases.csv");
   if (s.nic.present)
     write_table(dir, "nics.csv",
                 "host,commands,inline,pio,dma,gets,responses,wire_messages,ptl_acks,bxi_acks,quick_acks,"

@@ -4,6 +4,7 @@
 #pragma once
 
 #include "nic/nic_result.hpp"
+#include "sim/model_switch.hpp"
 #include "net/network.hpp"
 
 #include <cstdint>
@@ -91,6 +92,7 @@ struct StatsReport {
   SimTime queue_bin;
   std::vector<NetworkStats::QueueSeries> queues;     // highest mean occupancy first
   NicResult nic;  // nic/model=portals: per NIC counters (nics.csv)
+  std::vector<PhaseResult> phases;  // model switches: per phase (phases.csv)
 };
 
 }  // namespace simfab

@@ -43,7 +43,8 @@ void print_phases(std::ostream& os, const std::vector<PhaseResult>& phases) {
     const PhaseResult& p = phases[i];
     os << "  " << i << ": " << human_time(p.from) << " to " << human_time(p.to) << ", " << p.model;
     if (!p.changes.empty()) os << " (" << changes_text(p.changes) << ")";
-    std::snprintf(buf, sizeof buf, ", %llu events, %.3f s\n", static_cast<unsigned long long>(p.events), p.wall_s);
+    std::snprintf(buf, sizeof buf, ", %llu messages, %llu events, %.3f s\n", static_cast<unsigned long long>(p.messages),
+                  static_cast<unsigned long long>(p.events), p.wall_s);
     os << buf;
   }
 }
@@ -57,6 +58,8 @@ nlohmann::ordered_json phases_json(const std::vector<PhaseResult>& phases, bool 
                  {"to_ps", p.to.ps()},
                  {"changes", std::move(changes)},
                  {"model", p.model},
+                 {"messages", p.messages},
+                 {"bytes", p.bytes},
                  {"events", p.events},
                  {"wall_s", reproducible ? 0.0 : p.wall_s}});
   }

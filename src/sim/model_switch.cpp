@@ -196,11 +196,16 @@ void ModelSwitch::start(Phase& p, SimTime at) {
   p.wall_at = wall_now();
 }
 
-uint8_t ModelSwitch::model(RankId r, SimTime t) {
+uint8_t ModelSwitch::model(RankId r, SimTime t, Bytes bytes) {
   while (current_ + 1 < phases_.size() && phases_[current_ + 1].spec.at <= t) {
     ++current_;
     start(phases_[current_], phases_[current_].spec.at);
+    latest_logical_ = false;
+    latest_ = current_;
   }
+  Phase& counting = latest_logical_ ? logical_[latest_].phase : phases_[latest_];
+  ++counting.messages;
+  counting.bytes += bytes;
   const uint32_t k = rank_logical_[static_cast<size_t>(r)];
   if (k > 0 && logical_[k - 1].phase.spec.at >= phases_[current_].spec.at) return logical_[k - 1].phase.model;
   return phases_[current_].model;
@@ -223,6 +228,8 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
     l.where = std::move(where);
     start(l.phase, t);
     logical_.push_back(std::move(l));
+    latest_logical_ = true;
+    latest_ = logical_.size() - 1;
   } else if (logical_[k].canonical != c) {
     throw InputError(SourceLoc{where(), 0, 0},
                      "rank " + std::to_string(r) + "'s model switch " + std::to_string(k + 1) + " asks " + c +
@@ -317,6 +324,8 @@ std::vector<PhaseResult> ModelSwitch::phases(SimTime makespan, uint64_t events) 
     r.model = nets_[p.model]->name();
     r.events = (last ? events : all[i + 1]->events_at) - p.events_at;
     r.wall_s = (last ? wall_end : all[i + 1]->wall_at) - p.wall_at;
+    r.messages = p.messages;
+    r.bytes = p.bytes;
     out.push_back(std::move(r));
   }
   return out;

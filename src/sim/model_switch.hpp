@@ -28,11 +28,12 @@
 //                       two ends are on different sides uses the model its sender was in.
 //   Logical switches form their own sequence (configuration k = k-1's with switch k's changes);
 //   a rank uses whichever of the timed and its own logical switches came last.
-// Not yet: switching collective keys (mpi/*: the front-ends read them once), statistics per phase.
+// Not yet: switching collective keys (mpi/*: the front-ends read them once).
 //
 // Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
 // time (a logical one at the first rank's arrival), until the next phase or the makespan. Each
-// reports its changes, its model's name, and the engine events and wall-clock seconds from its
+// reports its changes, its model's name, the messages (and bytes) whose sends started while it
+// was the latest phase opened, and the engine events and wall-clock seconds from its
 // opening on (a timed switch is applied when the first message after it starts: it costs no
 // event), so the figures say what each phase cost. Cost: one call per message.
 #pragma once
@@ -83,6 +84,8 @@ struct PhaseResult {
   std::string model;      // its network model's name
   uint64_t events = 0;    // engine events from its first message to the next phase's
   double wall_s = 0;
+  uint64_t messages = 0;  // messages whose send started in it, and their bytes
+  uint64_t bytes = 0;
 };
 
 class ModelSwitch final : public ModelSelector {
@@ -95,7 +98,7 @@ class ModelSwitch final : public ModelSelector {
               std::vector<SwitchAfter> after = {});
   ~ModelSwitch() override;
 
-  uint8_t model(RankId r, SimTime t) override;
+  uint8_t model(RankId r, SimTime t, Bytes bytes) override;
   Network& network(uint8_t m) override { return *nets_[m]; }
   size_t model_count() const override { return nets_.size(); }
   void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) override;
@@ -116,6 +119,7 @@ class ModelSwitch final : public ModelSelector {
     bool started = false;
     uint64_t events_at = 0;
     double wall_at = 0;
+    uint64_t messages = 0, bytes = 0;  // sends that started while it was the latest phase
   };
   struct Logical {
     Phase phase;
@@ -135,6 +139,9 @@ class ModelSwitch final : public ModelSelector {
   int nics_ = 0;
   std::vector<Phase> phases_;  // timed: [0] = the run's configuration
   size_t current_ = 0;
+  // The phase opened last (a logical one, or phases_[index]): it counts the sends.
+  bool latest_logical_ = false;
+  size_t latest_ = 0;
   std::vector<Logical> logical_;
   Config logical_cfg_;          // the configuration of the last logical switch built
   std::vector<uint32_t> rank_logical_;  // per rank: logical switches reached

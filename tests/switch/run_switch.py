@@ -308,15 +308,23 @@ if len(curve) == 12:
     check("test 20: the cost falls as the coarse share grows (events, the deterministic measure of wall time)",
           all(a < b for a, b in zip(ev, ev[1:])), "increasing with K", ev)
 
-# ---- --trace-out marks each switch -----------------------------------------------------------------
+# ---- --trace-out marks each switch; --stats splits per phase ----------------------------------------
 timeline = os.path.join(TMP, "switch-trace.json")
+stats_dir = os.path.join(TMP, "switch-stats")
 j, _ = run("run", "--platform", CLUSTER, "--trace", STENCIL, "--switch", "5ms:network/model=flow", "--switch",
-           "12ms:network/model=packet", "--trace-out", timeline)
+           "12ms:network/model=packet", "--trace-out", timeline, "--stats", stats_dir)
 if j:
     marks = [e for e in json.load(open(timeline))["traceEvents"] if e.get("cat") == "switch"]
     check("--trace-out: an instant event per switch", [(m["ts"], m["args"]["model"]) for m in marks] ==
           [(5000, "flow"), (12000, "packet")], [(5000, "flow"), (12000, "packet")],
           [(m["ts"], m["args"]["model"]) for m in marks])
+    import csv
+    rows = list(csv.DictReader(open(os.path.join(stats_dir, "phases.csv"))))
+    check("--stats phases.csv: a row per phase, messages and bytes adding up to the run's",
+          [r["model"] for r in rows] == ["loggops", "flow", "packet"] and
+          sum(int(r["messages"]) for r in rows) == j["messages"] and sum(int(r["bytes"]) for r in rows) == j["bytes"]
+          and sum(int(r["events"]) for r in rows) == j["events"], (j["messages"], j["bytes"]),
+          [(r["model"], r["messages"], r["bytes"]) for r in rows])
 
 # ---- bad input ---------------------------------------------------------------------------------------
 one = rounds(1, 1024)

@@ -18,23 +18,7 @@
 # (default /tmp), deleted at the end. A measurement, not a test: it never fails on time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-BUILD="$HERE/../build"
-if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then BUILD="$1"; shift; fi
-REPS=3
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) REPS="$2"; shift ;;
-    *) echo "nic_bench.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-BUILD="$(cd "$BUILD" && pwd)"
-[ -x "$BUILD/simfab" ] && [ -x "$BUILD/simfab-cc" ] || { echo "nic_bench.sh: no simfab in $BUILD" >&2; exit 2; }
-TMP="$(mktemp -d "${SIMFAB_BENCH_TMP:-/tmp}/simfab-nic.XXXXXX")"
-trap 'rm -rf "$TMP"' EXIT
-cp "$BUILD/simfab" "$TMP/simfab"  # a private copy: a rebuild during the run does not disturb it
-echo "simfab: $BUILD/simfab (modified $(date -r "$BUILD/simfab" '+%F %T'))"
-SIMFAB="$TMP/simfab"
+source "$HERE/bench_setup.sh" nic_bench.sh "simfab simfab-cc" "$@"
 "$BUILD/simfab-cc" -O2 -o "$TMP/ptlperf" "$HERE/../examples/portals/ptlperf.c"
 "$BUILD/simfab-cc" -O2 -o "$TMP/allreduce_loop" "$HERE/../examples/mpi/allreduce_loop.c"
 

@@ -19,25 +19,7 @@
 # (about 60 MB). A measurement, not a test: it never fails on time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-BUILD="$HERE/../build"
-if [ $# -gt 0 ] && [ "${1#--}" = "$1" ]; then BUILD="$1"; shift; fi
-REPS=3
-while [ $# -gt 0 ]; do
-  case "$1" in
-    --reps) REPS="$2"; shift ;;
-    *) echo "switch_bench.sh: unknown option $1" >&2; exit 2 ;;
-  esac
-  shift
-done
-BUILD="$(cd "$BUILD" && pwd)"
-for b in simfab gen_schedule simfab-cc; do
-  [ -x "$BUILD/$b" ] || { echo "switch_bench.sh: no $b in $BUILD" >&2; exit 2; }
-done
-TMP="$(mktemp -d "${SIMFAB_BENCH_TMP:-/tmp}/simfab-switch.XXXXXX")"
-trap 'rm -rf "$TMP"' EXIT
-cp "$BUILD/simfab" "$TMP/simfab"
-echo "simfab: $BUILD/simfab (modified $(date -r "$BUILD/simfab" '+%F %T'))"
-SIMFAB="$TMP/simfab"
+source "$HERE/bench_setup.sh" switch_bench.sh "simfab gen_schedule simfab-cc" "$@"
 
 "$BUILD/gen_schedule" platform 1024 > "$TMP/p1024.yaml"
 "$BUILD/gen_schedule" ti-stencil3d 1024 100 65536 1000000 > "$TMP/plain.ti"

@@ -302,7 +302,7 @@ void Nic::serve(uint32_t m, SimTime now) {
       if (log_) log_->row(LogType::kPciDmaPayload, r.from, r.from, read, end);
       tx_done(m, std::max(end, r.wire_start));
     } else {
-      r.read_pending = r.tx_waits_read = vn.reading = true;
+      r.read_pending = vn.reading = true;  // TX waits for the read (pcie_done)
       Node& n = nodes_[static_cast<size_t>(r.from)];
       if (n.pcie_active++ == 0) n.pcie_since = read;
       pcie_->transfer(r.from, true, r.payload, read, m);
@@ -401,10 +401,7 @@ void Nic::pcie_done(uint64_t token, SimTime now) {
   Msg& r = msgs_[m];
   r.read_pending = false;
   if (log_) log_->row(LogType::kPciDmaPayload, r.from, r.from, r.wire_start - p_.send_delay - p_.packet_delay(r.payload), now);
-  if (r.tx_waits_read) {
-    r.tx_waits_read = false;
-    tx_done(m, std::max(now, r.wire_start));
-  }
+  tx_done(m, std::max(now, r.wire_start));  // every read holds its TX
   if (r.arrived) rx_enqueue(m, now);
 }
 

@@ -139,7 +139,6 @@ struct NicCounters {
   uint64_t pcie_bytes = 0;              // payload bytes through its PCIe (reads and writes)
   SimTime pcie_busy;                    // time with a payload transfer on its PCIe
   SimTime tx_busy, rx_busy;             // time its TX / RX engines worked (all VNs, union)
-  SimTime busy;                         // TX or RX working (power)
 };
 
 // The seed's CSV event log (§4.4, Fig. 4.12): one row per operation, rotated every 10,000 lines.
@@ -195,7 +194,7 @@ class Nic final : private EventHandler {
     uint8_t vn = 0;
     bool command = false;        // a command from the CPU (counts in the CQ depth)
     bool retry = false;
-    bool dropped = false, arrived = false, read_pending = false, tx_waits_read = false;
+    bool dropped = false, arrived = false, read_pending = false;
     HostId from = 0, to = 0;
     Bytes payload = 0;  // data it carries (the DMA read, the target's PCI write)
     Bytes wire_bytes = 0;

@@ -16,14 +16,13 @@ Protocol PortalsNetwork::protocol(Bytes size) const {
   return size <= nic_.params().eager_limit ? Protocol::kEager : Protocol::kSynchronous;
 }
 
-Command PortalsNetwork::command(OpType op, HostId initiator, HostId target, Bytes length, uint64_t user) const {
+Command PortalsNetwork::command(OpType op, HostId initiator, HostId target, Bytes length, uint64_t user) {
   Command c;
   c.op = op;
   c.initiator = initiator;
   c.target = target;
   c.length = length;
   c.matching = true;
-  c.client = const_cast<PortalsNetwork*>(this);
   c.user = user;
   return c;
 }
@@ -43,6 +42,7 @@ void PortalsNetwork::transfer(const NetMessage& m) {
   ++outstanding_;
   Command c = data ? command(OpType::kGet, m.dst, m.src, m.size, id)  // the receiver gets the payload
                    : command(OpType::kPut, m.src, m.dst, m.size, id);
+  c.client = this;
   c.initiator_pid = static_cast<int32_t>(m.stream >> 32);
   c.target_pid = static_cast<int32_t>(m.stream & 0xFFFFFFFFu);
   if (data) std::swap(c.initiator_pid, c.target_pid);
@@ -55,6 +55,7 @@ void PortalsNetwork::control(const NetMessage& m) {
   pending_[id] = Pending{m.token, false};
   ++outstanding_;
   Command c = command(OpType::kPut, m.src, m.dst, 0, id);
+  c.client = this;
   c.initiator_pid = static_cast<int32_t>(m.stream >> 32);
   c.target_pid = static_cast<int32_t>(m.stream & 0xFFFFFFFFu);
   nic_.post(c, std::max(m.departs, engine_.now()));

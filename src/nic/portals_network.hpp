@@ -55,7 +55,8 @@ class PortalsNetwork final : public Network, private NicClient {
  private:
   TargetOutcome on_target(const Command& c, NicTime when) override;
   void on_initiator(const Command& c, InitiatorEvent e, Fail fail, NicTime when) override;
-  Command command(OpType op, HostId initiator, HostId target, Bytes length, uint64_t user) const;
+  // A matching-NI command without its client (post() needs `this`; post_cost does not).
+  static Command command(OpType op, HostId initiator, HostId target, Bytes length, uint64_t user);
 
   Engine& engine_;
   Nic nic_;

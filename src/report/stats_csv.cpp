@@ -121,10 +121,8 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
                 [&](std::ostream& os) {
                   for (size_t i = 0; i < s.phases.size(); ++i) {
                     const PhaseResult& p = s.phases[i];
-                    std::string changes;
-                    for (const auto& [k, v] : p.changes) changes += (changes.empty() ? "" : ",") + k + "=" + v;
                     os << i << ',' << seconds_text(p.from) << ',' << seconds_text(p.to) << ',' << field(p.model) << ','
-                       << field(changes) << ',' << p.messages << ',' << p.bytes << ',' << p.events << '\n';
+                       << field(changes_text(p.changes)) << ',' << p.messages << ',' << p.bytes << ',' << p.events << '\n';
                   }
                 });
   else

@@ -28,12 +28,6 @@ namespace {
 
 std::string with_ps(SimTime t) { return std::to_string(t.ps()) + " ps (" + human_time(t) + ")"; }
 
-std::string changes_text(const ConfigChanges& changes) {
-  std::string s;
-  for (const auto& [k, v] : changes) s += (s.empty() ? "" : ",") + k + "=" + v;
-  return s;
-}
-
 // Model switches (sim/model_switch.hpp): a line per phase.
 void print_phases(std::ostream& os, const std::vector<PhaseResult>& phases) {
   if (phases.empty()) return;

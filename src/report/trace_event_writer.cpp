@@ -162,13 +162,11 @@ void TraceEventWriter::finish(const RunResult& result) {
   for (size_t i = 1; i < result.phases.size(); ++i) {
     const PhaseResult& p = result.phases[i];
     if (!filter_.overlaps(p.from, p.from)) continue;
-    std::string what;
-    for (const auto& [k, v] : p.changes) what += (what.empty() ? "" : ",") + k + "=" + v;
     next_event() << R"({"ph":"i","s":"g","pid":0,"tid":0,"ts":)" << micros_text(p.from)
                  << R"(,"name":"model switch","cat":"switch","args":{"phase":)" << i << R"(,"model":)";
     write_json_string(out_, p.model);
     out_ << R"(,"changes":)";
-    write_json_string(out_, what);
+    write_json_string(out_, changes_text(p.changes));
     out_ << "}}";
   }
   out_ << "\n]";

@@ -57,13 +57,13 @@ void check_changes(Config& cfg, const ConfigChanges& changes, const std::string&
   }
 }
 
-std::string canonical(const ConfigChanges& c) {
+}  // namespace
+
+std::string changes_text(const ConfigChanges& c) {
   std::string s;
   for (const auto& [k, v] : c) s += (s.empty() ? "" : ",") + k + "=" + v;
   return s;
 }
-
-}  // namespace
 
 std::optional<ConfigChanges> parse_changes(std::string_view text) {
   ConfigChanges out;
@@ -158,7 +158,7 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
   }
   for (const auto& [level, changes] : pcontrol_) {  // checked now, built when a rank gets there
     Config probe = run_cfg;
-    check_changes(probe, changes, "--pcontrol " + std::to_string(level) + ":" + canonical(changes));
+    check_changes(probe, changes, "--pcontrol " + std::to_string(level) + ":" + changes_text(changes));
   }
   for (const SwitchAfter& a : after_) {
     Config probe = run_cfg;
@@ -217,10 +217,9 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
     throw InputError(SourceLoc{where(), 0, 0},
                      "a model switch expects key=value[,key=value...], got '" + std::string(text) + "'");
   const uint32_t k = rank_logical_[static_cast<size_t>(r)]++;
-  const std::string c = canonical(*changes);
+  const std::string c = changes_text(*changes);
   if (k == logical_.size()) {  // the first rank at this switch defines it
     Logical l;
-    l.canonical = c;
     l.first = r;
     l.phase.spec.changes = *changes;
     l.phase.spec.text = c;
@@ -230,25 +229,25 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
     logical_.push_back(std::move(l));
     latest_logical_ = true;
     latest_ = logical_.size() - 1;
-  } else if (logical_[k].canonical != c) {
+  } else if (logical_[k].phase.spec.text != c) {
     throw InputError(SourceLoc{where(), 0, 0},
                      "rank " + std::to_string(r) + "'s model switch " + std::to_string(k + 1) + " asks " + c +
                          " but rank " + std::to_string(logical_[k].first) + "'s (" + logical_[k].where() + ") asked " +
-                         logical_[k].canonical + ": every rank must reach the same switches in the same order");
+                         logical_[k].phase.spec.text + ": every rank must reach the same switches in the same order");
   }
   ++logical_[k].reached;
 }
 
 void ModelSwitch::pcontrol(RankId r, SimTime t, int level, SwitchWhere where) {
   const auto it = pcontrol_.find(level);
-  if (it != pcontrol_.end()) switch_point(r, t, canonical(it->second), std::move(where));
+  if (it != pcontrol_.end()) switch_point(r, t, changes_text(it->second), std::move(where));
 }
 
 void ModelSwitch::collective_done(RankId r, SimTime t, std::string_view name) {
   for (size_t i = 0; i < after_.size(); ++i) {
     const SwitchAfter& a = after_[i];
     if (a.collective != name || ++after_count_[i][static_cast<size_t>(r)] != a.k) continue;
-    switch_point(r, t, canonical(a.changes), [text = a.text] { return "--switch-after " + text; });
+    switch_point(r, t, changes_text(a.changes), [text = a.text] { return "--switch-after " + text; });
   }
 }
 
@@ -259,7 +258,7 @@ void ModelSwitch::check_complete() const {
     while (rank_logical_[static_cast<size_t>(missing)] > k) ++missing;
     throw InputError(SourceLoc{logical_[k].where(), 0, 0},
                      "rank " + std::to_string(missing) + " never reached model switch " + std::to_string(k + 1) +
-                         " (" + logical_[k].canonical + "), which rank " + std::to_string(logical_[k].first) +
+                         " (" + logical_[k].phase.spec.text + "), which rank " + std::to_string(logical_[k].first) +
                          " reached here: every rank must reach every switch");
   }
 }

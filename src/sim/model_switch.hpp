@@ -75,6 +75,8 @@ struct SwitchAfter {
   std::string text;
 };
 SwitchAfter parse_switch_after(const std::string& spec);
+// "k=v,k=v": the one text of a switch's changes (what ranks compare, what outputs show).
+std::string changes_text(const ConfigChanges& changes);
 // "key=value key=value" or "key=value,key=value" (a TI switch, simfab_switch). Empty on a bad item.
 std::optional<ConfigChanges> parse_changes(std::string_view text);
 
@@ -123,7 +125,6 @@ class ModelSwitch final : public ModelSelector {
   };
   struct Logical {
     Phase phase;
-    std::string canonical;  // "k=v,k=v": what every rank must ask
     SwitchWhere where;      // the first rank's place
     RankId first = 0;
     int reached = 0;

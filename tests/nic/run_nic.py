@@ -150,6 +150,16 @@ for name, app in apps:
         check(f"{name}: messages and bytes unchanged by the NIC", slow["messages"] == plain["messages"],
               plain["messages"], slow["messages"])
 
+# A SimGrid platform and an smpirun -trace-ti recording, neither written for the NIC model.
+SMPI_TRACE = os.path.join(ROOT, "examples", "ti", "smpi", "collectives4.txt")
+TWO_SITES = os.path.join(ROOT, "examples", "platforms", "two_sites.xml")
+sg, _ = simfab("run", "--platform", TWO_SITES, "--trace", SMPI_TRACE, "--quiet", *PORTALS)
+sg_flow, _ = simfab("run", "--platform", TWO_SITES, "--trace", SMPI_TRACE, "--quiet", "--cfg", "network/model=flow")
+if sg and sg_flow:
+    check("SimGrid XML platform, SMPI trace: replays over Portals with the same messages",
+          sg["messages"] == sg_flow["messages"] and sg["nic"]["totals"]["commands"] >= sg["messages"] and
+          sg["makespan_ps"] > sg_flow["makespan_ps"], sg_flow["messages"], (sg["messages"], sg["makespan_ps"]))
+
 acked = write("acked.goal", "num_ranks 2\nrank 0 {\n" + "".join(
     f"s{i}: send 512b to 1 tag {i}\n" for i in range(10)) + "}\nrank 1 {\n" + "".join(
     f"r{i}: recv 512b from 0 tag {i}\n" for i in range(10)) + "}\n")
@@ -174,10 +184,11 @@ fl, _ = simfab("run", "--platform", CLUSTER, "--goal", one_message(65536), "--qu
 if pk and fl:
     check("nic/wire=packet: named", pk["model"] == "portals over packet", "portals over packet", pk["model"])
     check("nic/wire=packet: packets counted", pk["network"]["packets"] > 30, "> 30 packets", pk["network"]["packets"])
-    # Packets add switch latency, packetisation and credit round trips (cluster16's 1 us cables
-    # hold more bytes than a VL buffer): never faster than the fluid wire, and within 2x of it here.
-    check("nic/wire=packet: not faster than the flow wire, within 2x", fl["makespan_ps"] <= pk["makespan_ps"] <
-          2 * fl["makespan_ps"], fl["makespan_ps"], pk["makespan_ps"])
+    # One message alone: packets add switch latency, packetisation and credit round trips (cluster16's
+    # 1 us cables hold more bytes than a VL buffer), so it is not faster than the fluid wire here,
+    # and within 2x of it. (Under contention a packet schedule may finish before the max-min one.)
+    check("nic/wire=packet, one message alone: not faster than the flow wire, within 2x",
+          fl["makespan_ps"] <= pk["makespan_ps"] < 2 * fl["makespan_ps"], fl["makespan_ps"], pk["makespan_ps"])
 if not QUICK:
     ti_pk, _ = simfab("run", "--platform", CLUSTER, "--trace", os.path.join(ROOT, "examples", "ti", "stencil16.ti"),
                       "--quiet", *PORTALS, "--cfg", "nic/wire=packet")

@@ -38,6 +38,19 @@ OpArgs target_args(OpKind kind, ptl_process_t target_id, ptl_pt_index_t pt_index
   return a;
 }
 
+// FetchAtomic and Swap: a get MD for the old value, a put MD for the operand.
+OpArgs fetch_args(OpKind kind, ptl_handle_md_t get_md, ptl_size_t get_offset, ptl_handle_md_t put_md,
+                  ptl_size_t put_offset, OpArgs a, ptl_op_t operation, ptl_datatype_t datatype) {
+  a.kind = kind;
+  a.get_md = get_md;
+  a.get_offset = get_offset;
+  a.put_md = put_md;
+  a.put_offset = put_offset;
+  a.atomic_operation = operation;
+  a.atomic_type = datatype;
+  return a;
+}
+
 }  // namespace
 
 extern "C" {
@@ -76,29 +89,22 @@ int PtlFetchAtomic(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, p
                    ptl_size_t local_put_offset, ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
                    ptl_match_bits_t match_bits, ptl_size_t remote_offset, void* user_ptr, ptl_hdr_data_t hdr_data,
                    ptl_op_t operation, ptl_datatype_t datatype) {
-  OpArgs a =
-      target_args(OpKind::kFetchAtomic, target_id, pt_index, match_bits, remote_offset, user_ptr, hdr_data, length);
-  a.get_md = get_md_handle;
-  a.get_offset = local_get_offset;
-  a.put_md = put_md_handle;
-  a.put_offset = local_put_offset;
-  a.atomic_operation = operation;
-  a.atomic_type = datatype;
-  return issue("PtlFetchAtomic", a);
+  return issue("PtlFetchAtomic",
+               fetch_args(OpKind::kFetchAtomic, get_md_handle, local_get_offset, put_md_handle, local_put_offset,
+                          target_args(OpKind::kFetchAtomic, target_id, pt_index, match_bits, remote_offset, user_ptr,
+                                      hdr_data, length),
+                          operation, datatype));
 }
 
 int PtlSwap(ptl_handle_md_t get_md_handle, ptl_size_t local_get_offset, ptl_handle_md_t put_md_handle,
             ptl_size_t local_put_offset, ptl_size_t length, ptl_process_t target_id, ptl_pt_index_t pt_index,
             ptl_match_bits_t match_bits, ptl_size_t remote_offset, void* user_ptr, ptl_hdr_data_t hdr_data,
             const void* operand, ptl_op_t operation, ptl_datatype_t datatype) {
-  OpArgs a = target_args(OpKind::kSwap, target_id, pt_index, match_bits, remote_offset, user_ptr, hdr_data, length);
-  a.get_md = get_md_handle;
-  a.get_offset = local_get_offset;
-  a.put_md = put_md_handle;
-  a.put_offset = local_put_offset;
+  OpArgs a = fetch_args(OpKind::kSwap, get_md_handle, local_get_offset, put_md_handle, local_put_offset,
+                        target_args(OpKind::kSwap, target_id, pt_index, match_bits, remote_offset, user_ptr, hdr_data,
+                                    length),
+                        operation, datatype);
   a.operand = operand;
-  a.atomic_operation = operation;
-  a.atomic_type = datatype;
   return issue("PtlSwap", a);
 }
 

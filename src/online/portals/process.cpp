@@ -245,16 +245,27 @@ int PortalsProcess::pt_enable(ptl_handle_ni_t h, ptl_pt_index_t index, bool enab
   return PTL_OK;
 }
 
+namespace {
+
+// A new object in one of NI n's tables (at most `limit` live); its handle in *out.
+template <class Table, class T>
+int allocate(NetworkInterface& n, Table& table, int limit, HandleKind kind, T value, uint64_t* out) {
+  if (table.live() >= static_cast<uint32_t>(limit)) return PTL_NO_SPACE;
+  const auto id = table.alloc(std::move(value));
+  if (!id) return PTL_NO_SPACE;
+  *out = n.handle(kind, id->index, id->generation);
+  return PTL_OK;
+}
+
+}  // namespace
+
 int PortalsProcess::md_bind(ptl_handle_ni_t h, const ptl_md_t* md, ptl_handle_md_t* out) {
   NetworkInterface* n = ni(h);
   if (!n || !md || !out || (md->options & ~kMdOptions)) return PTL_ARG_INVALID;
   if ((md->eq_handle != PTL_EQ_NONE && !n->eq(md->eq_handle)) || (md->ct_handle != PTL_CT_NONE && !n->ct(md->ct_handle)))
     return PTL_ARG_INVALID;
-  if (n->mds.live() >= static_cast<uint32_t>(n->limits.max_mds)) return PTL_NO_SPACE;
-  const auto id = n->mds.alloc({md->start, md->length, md->options, md->eq_handle, md->ct_handle, 0});
-  if (!id) return PTL_NO_SPACE;
-  *out = n->handle(HandleKind::kMd, id->index, id->generation);
-  return PTL_OK;
+  return allocate(*n, n->mds, n->limits.max_mds, HandleKind::kMd,
+                  MemoryDescriptor{md->start, md->length, md->options, md->eq_handle, md->ct_handle, 0}, out);
 }
 
 int PortalsProcess::md_release(ptl_handle_md_t h) {
@@ -269,11 +280,7 @@ int PortalsProcess::md_release(ptl_handle_md_t h) {
 int PortalsProcess::eq_alloc(ptl_handle_ni_t h, ptl_size_t count, ptl_handle_eq_t* out) {
   NetworkInterface* n = ni(h);
   if (!n || !out) return PTL_ARG_INVALID;
-  if (n->eqs.live() >= static_cast<uint32_t>(n->limits.max_eqs)) return PTL_NO_SPACE;
-  const auto id = n->eqs.alloc(EventQueue(count));
-  if (!id) return PTL_NO_SPACE;
-  *out = n->handle(HandleKind::kEq, id->index, id->generation);
-  return PTL_OK;
+  return allocate(*n, n->eqs, n->limits.max_eqs, HandleKind::kEq, EventQueue(count), out);
 }
 
 int PortalsProcess::eq_free(ptl_handle_eq_t h) {
@@ -286,11 +293,7 @@ int PortalsProcess::eq_free(ptl_handle_eq_t h) {
 int PortalsProcess::ct_alloc(ptl_handle_ni_t h, ptl_handle_ct_t* out) {
   NetworkInterface* n = ni(h);
   if (!n || !out) return PTL_ARG_INVALID;
-  if (n->cts.live() >= static_cast<uint32_t>(n->limits.max_cts)) return PTL_NO_SPACE;
-  const auto id = n->cts.alloc(CountingEvent{});
-  if (!id) return PTL_NO_SPACE;
-  *out = n->handle(HandleKind::kCt, id->index, id->generation);
-  return PTL_OK;
+  return allocate(*n, n->cts, n->limits.max_cts, HandleKind::kCt, CountingEvent{}, out);
 }
 
 int PortalsProcess::ct_free(ptl_handle_ct_t h) {

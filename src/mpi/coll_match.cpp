@@ -75,9 +75,9 @@ void CollectiveMatcher::check_counts(Pending& p, uint64_t seq, int members, int3
   p.own[me] = sig.own;
 }
 
-void CollectiveMatcher::enter(uint32_t comm, uint64_t seq, int members, int32_t local, int32_t rank,
-                              uint64_t position, const CollSignature& sig) {
-  if (members <= 1) return;
+uint8_t CollectiveMatcher::enter(uint32_t comm, uint64_t seq, int members, int32_t local, int32_t rank,
+                                 uint64_t position, const CollSignature& sig, uint8_t choice) {
+  if (members <= 1) return choice;
   call_ = sig.name;
   const uint64_t key = (uint64_t{comm} << 32) | (seq & 0xffffffffu);
   auto [it, fresh] = pending_.try_emplace(key);
@@ -87,6 +87,7 @@ void CollectiveMatcher::enter(uint32_t comm, uint64_t seq, int members, int32_t 
     p.root = sig.root;
     p.first = rank;
     p.position = position;
+    p.choice = choice;
   } else {
     if (sig.name != p.name)
       mismatch(call_, seq, rank, position, "rank " + std::to_string(p.first) + " called " + std::string(p.name) + " there",
@@ -101,7 +102,9 @@ void CollectiveMatcher::enter(uint32_t comm, uint64_t seq, int members, int32_t 
   merge(p.bytes2, sig.bytes2, "second size", p, seq, rank, position);
   if (!sig.counts.empty() || sig.own != CollSignature::kAny) check_counts(p, seq, members, local, rank, position, sig);
   p.members = members;
+  const uint8_t first_choice = p.choice;
   if (++p.arrived == members) pending_.erase(it);
+  return first_choice;
 }
 
 void CollectiveMatcher::fail_lowest(bool any_comm, uint32_t comm) const {

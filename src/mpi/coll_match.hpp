@@ -17,6 +17,8 @@
 // Not checked: alltoallv (its matrix is P x P; the executor's truncation check still catches a
 // receive too small), datatypes beyond their byte sizes.
 //
+// The first member's collective choice (model switches, sim/model_switch.hpp) is kept with the
+// record and returned to every later member.
 // Memory: one record per collective some member has entered and some has not (48 B plus, for
 // v-collectives, 8 B per member); nothing once all members have entered. Cost: O(1) per entry,
 // O(P) for a v-collective (the same order as parsing its P counts).
@@ -54,8 +56,10 @@ class CollectiveMatcher {
   // Member `local` (0 <= local < members) of communicator `comm`, world rank `rank`, enters its
   // collective number `seq` at `position`. Throws InputError on a mismatch with the members that
   // entered before (messages name world ranks; per-member counts are indexed by local rank).
-  void enter(uint32_t comm, uint64_t seq, int members, int32_t local, int32_t rank, uint64_t position,
-             const CollSignature& sig);
+  // `choice` is the collective choice the member is under (model switches): returns the first
+  // member's, which every member runs.
+  uint8_t enter(uint32_t comm, uint64_t seq, int members, int32_t local, int32_t rank, uint64_t position,
+                const CollSignature& sig, uint8_t choice = 0);
 
   size_t pending() const { return pending_.size(); }
   // A collective some member entered and another never will (the run ended, or every member freed
@@ -71,7 +75,8 @@ class CollectiveMatcher {
     int32_t root = -1;
     Bytes bytes = CollSignature::kAny;
     Bytes bytes2 = CollSignature::kAny;
-    int32_t first = 0;       // the first member to enter, and its position
+    int32_t first = 0;       // the first member to enter, its position and collective choice
+    uint8_t choice = 0;
     uint64_t position = 0;
     int32_t counts_from = -1;  // the member whose counts are `counts` (-1: none yet)
     uint64_t counts_position = 0;

@@ -119,6 +119,12 @@ class Executor : private cpu::CpuClient {
   // selector (a run outside simfab run/exec) a switch point is an input error.
   void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where);
   void pcontrol(RankId r, SimTime t, int level, SwitchWhere where);
+  // The collective choice rank r is under at t (ModelSelector::collective_choice; 0 without a
+  // selector), and that choice: `own` (the front-end's, from the run's configuration) for 0.
+  uint8_t collective_choice(RankId r, SimTime t) { return selector_ ? selector_->collective_choice(r, t) : 0; }
+  const coll::CollChoice& coll_choice(uint8_t i, const coll::CollChoice& own) const {
+    return i == 0 ? own : selector_->coll_choice(i);
+  }
   void collective_done(RankId r, SimTime t, std::string_view name) {
     if (selector_) selector_->collective_done(r, t, name);
   }

@@ -11,6 +11,7 @@
 #include <string_view>
 
 #include "core/sim_time.hpp"
+#include "mpi/coll/registry.hpp"
 #include "net/network.hpp"
 
 namespace simfab {
@@ -37,6 +38,12 @@ class ModelSelector {
   // Rank r is done with a call of collective `name` at t ("allreduce" when a blocking one returns,
   // "iallreduce" when a non-blocking one is called): the switches after the K-th call count it.
   virtual void collective_done(RankId /*r*/, SimTime /*t*/, std::string_view /*name*/) {}
+  // The collective choice (mpi/coll-selector, mpi/<collective>, SimGrid's smpi/ ones) rank r is
+  // under at t: an index for coll_choice (0: the run's own, which the front-end keeps). A
+  // collective runs with the choice of the first member to enter it (the front-ends record it per
+  // collective instance), so every member runs the same algorithm.
+  virtual uint8_t collective_choice(RankId /*r*/, SimTime /*t*/) { return 0; }
+  virtual const coll::CollChoice& coll_choice(uint8_t i) const = 0;
 };
 
 }  // namespace simfab

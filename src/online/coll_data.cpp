@@ -58,9 +58,9 @@ int64_t reduce_count(const CollArgs& a, int size) {
 
 }  // namespace
 
-CollInstance::CollInstance(const CollArgs& first, int size)
+CollInstance::CollInstance(const CollArgs& first, int size, uint8_t choice)
     : op_(first.op), root_(first.root), mop_(first.mop), size_(size), first_call_(first.call),
-      inputs_(static_cast<size_t>(size)), deposited_(static_cast<size_t>(size), 0) {}
+      inputs_(static_cast<size_t>(size)), deposited_(static_cast<size_t>(size), 0), choice_(choice) {}
 
 void CollInstance::deposit(const CollArgs& a, int local) {
   if (a.op != op_ || std::string(a.call) != first_call_)

@@ -55,7 +55,10 @@ struct CollArgs {
 
 class CollInstance {
  public:
-  CollInstance(const CollArgs& first, int size);
+  // `choice`: the collective choice its first member was under (model switches), which every
+  // member runs.
+  CollInstance(const CollArgs& first, int size, uint8_t choice = 0);
+  uint8_t choice() const { return choice_; }
   // Member `local` enters: checks it agrees with the first member's call and copies its inputs.
   void deposit(const CollArgs& a, int local);
   // Whether every input member `local`'s outputs depend on has been deposited. An algorithm's
@@ -79,6 +82,7 @@ class CollInstance {
   std::vector<uint8_t> deposited_;
   std::vector<std::byte> acc_;                  // reductions: x_0 op .. op x_{folded_-1}
   int folded_ = 0;
+  uint8_t choice_ = 0;
   std::vector<std::vector<std::byte>> prefix_;  // scans: prefix_[j] = x_0 op .. op x_j until delivered
   int left_ = 0;
 };

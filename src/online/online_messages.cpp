@@ -221,15 +221,16 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
       Request& req = requests_[i];
       req.coll_key = {id, static_cast<uint32_t>(tag)};
       auto& inst = colls_[req.coll_key];
-      if (!inst) inst = std::make_shared<CollInstance>(a, cr.size);
+      if (!inst) inst = std::make_shared<CollInstance>(a, cr.size, ex_->collective_choice(current_, rank().now));
       inst->deposit(a, cr.rank);
       req.coll = inst;
       release_awaiting(req.coll_key, rank().now);
       const TiAction act = timing_action(a, cr.rank, cr.size, nonblocking, counts_);
       frag_.clear();
       bool& smp = smp_ready_[{c, current_}];
-      const char* algorithm = build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice_,
-                                                  choice_.uses_smp_setup() ? &smp : nullptr);
+      const coll::CollChoice& choice = ex_->coll_choice(inst->choice(), choice_);
+      const char* algorithm = build_ti_collective(frag_, act, cr.rank, cr.size, counts_, SimTime::zero(), choice,
+                                                  choice.uses_smp_setup() ? &smp : nullptr);
       if (ex_->activity()) report_algorithm(call, algorithm);
       rank().colls.push_back(i);
       requests_[i].run = runner_.start(*ex_, frag_, current_, tag, cr.coll_context, rank().now,

@@ -43,14 +43,21 @@ const mpi::Comm& TiProgram::member_comm(RankId r, int32_t id, const TiLine& line
   return *comm;
 }
 
-bool TiProgram::start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t,
-                                 bool nonblocking) {
+TiProgram::CollEntry TiProgram::enter_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t) {
   RankState& s = rank(r);
   const RankId local = comm.group().local_rank(r);
   const bool world = comm.id() == mpi::kCommWorld;
-  const uint32_t seq = world ? s.colls : static_cast<uint32_t>(comms_.next_collective_tag(comm.id(), local));
-  matcher_.enter(static_cast<uint32_t>(comm.id()), seq, comm.size(), local, r, s.line, sig);
+  CollEntry e;
+  e.seq = world ? s.colls : static_cast<uint32_t>(comms_.next_collective_tag(comm.id(), local));
+  e.choice = matcher_.enter(static_cast<uint32_t>(comm.id()), e.seq, comm.size(), local, r, s.line, sig,
+                            ex_->collective_choice(r, t));
   if (world) ++s.colls;  // the world's sequence only: other communicators count in comms_
+  return e;
+}
+
+bool TiProgram::start_collective(RankId r, uint32_t seq, const mpi::Comm& comm, SimTime t, bool nonblocking) {
+  RankState& s = rank(r);
+  const bool world = comm.id() == mpi::kCommWorld;
   const uint32_t run = runner_.start(*ex_, frag_, r, static_cast<int32_t>(seq & INT32_MAX), comm.collective_context(),
                                      t, world ? nullptr : &comm.group());
   if (!nonblocking) {
@@ -93,7 +100,7 @@ void TiProgram::start_creation(RankId r, const TiAction& a, const mpi::Comm& par
   }
   frag_.clear();
   build_creation_fragment(frag_, a.kind, local, parent.size());
-  start_collective(r, sig, parent, t);
+  start_collective(r, enter_collective(r, sig, parent, t).seq, parent, t);
 }
 
 void TiProgram::free_comm(RankId r, const TiAction& a, const TiLine& line) {

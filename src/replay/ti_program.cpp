@@ -184,12 +184,14 @@ void TiProgram::advance(RankId r, SimTime t) {
             a.kind == TiKind::kScan || a.kind == TiKind::kExscan)
           closing = compute_time(r, a.amount, line);
         const RankId local = comm.group().local_rank(r);
+        const CollEntry entry = enter_collective(r, ti_coll_signature(a, local, counts_), comm, t);
+        const coll::CollChoice& choice = ex_->coll_choice(entry.choice, choice_);
         frag_.clear();
-        bool* smp = choice_.uses_smp_setup() ? &smp_ready_[smp_key(comm.id(), r)] : nullptr;
-        const char* algorithm = build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice_, smp);
+        bool* smp = choice.uses_smp_setup() ? &smp_ready_[smp_key(comm.id(), r)] : nullptr;
+        const char* algorithm = build_ti_collective(frag_, a, local, comm.size(), counts_, closing, choice, smp);
         if (ex_->activity()) report_call(r, t, a, comm, algorithm);
         if (a.nonblocking) ex_->collective_done(r, t, ti_nonblocking_name(a.kind));
-        if (start_collective(r, ti_coll_signature(a, local, counts_), comm, t, a.nonblocking)) {
+        if (start_collective(r, entry.seq, comm, t, a.nonblocking)) {
           s.coll = a.nonblocking ? TiKind::kCount : a.kind;
           return;
         }

@@ -163,11 +163,16 @@ class TiProgram final : public Program {
   static RankId to_world(const mpi::Comm& comm, RankId local) {
     return local < 0 || comm.id() == mpi::kCommWorld ? local : comm.group().world_rank(local);
   }
-  // Starts frag_ as r's collective on `comm` after checking `sig` against the other members';
-  // blocking: the rank waits in kCollective; non-blocking: a request owns the run and the rank
-  // goes on (returns false then).
-  bool start_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t,
-                        bool nonblocking = false);
+  // r enters its next collective on `comm` at t: `sig` is checked against the other members'; the
+  // collective's number and the collective choice it runs (its first member's, model switches).
+  struct CollEntry {
+    uint32_t seq = 0;
+    uint8_t choice = 0;
+  };
+  CollEntry enter_collective(RankId r, const CollSignature& sig, const mpi::Comm& comm, SimTime t);
+  // Starts frag_ as r's collective `seq` on `comm`; blocking: the rank waits in kCollective;
+  // non-blocking: a request owns the run and the rank goes on (returns false then).
+  bool start_collective(RankId r, uint32_t seq, const mpi::Comm& comm, SimTime t, bool nonblocking = false);
   // comm_split / comm_dup / comm_create: the rendezvous, then its cost as a collective on `parent`.
   void start_creation(RankId r, const TiAction& a, const mpi::Comm& parent, SimTime t);
   void free_comm(RankId r, const TiAction& a, const TiLine& line);

@@ -22,12 +22,22 @@ double wall_now() {
   throw InputError(SourceLoc{"--switch", 0, 0}, "'" + spec + "': " + what);
 }
 
-// The keys network models read: what a switch may change.
+// The keys network models read: a model instance's identity.
 const Config& network_keys() {
   static const Config keys = [] {
     Config c;
     register_network_keys(c);
     nic::register_nic_keys(c);
+    return c;
+  }();
+  return keys;
+}
+
+// What a switch may change: the network models' keys and the collectives' choice.
+const Config& switchable_keys() {
+  static const Config keys = [] {
+    Config c = network_keys();
+    coll::register_coll_keys(c);
     return c;
   }();
   return keys;
@@ -40,15 +50,16 @@ std::string signature(const Config& c) {
   return s;
 }
 
-// Applies `changes` to cfg: each key must be a network model's; InputError naming `origin`.
+// Applies `changes` to cfg: each key must be switchable; InputError naming `origin`.
 void check_changes(Config& cfg, const ConfigChanges& changes, const std::string& origin) {
-  const Config& keys = network_keys();
+  const Config& keys = switchable_keys();
   for (const auto& [key, value] : changes) {
     if (!keys.keys().contains(key)) {
       if (cfg.keys().contains(key))
         throw InputError(SourceLoc{origin, 0, 0},
                          key + " cannot change during a run: a switch changes the keys network models read "
-                               "(network/*, loggops/*, flow/*, packet/*, nic/*, SimGrid's network keys)");
+                               "(network/*, loggops/*, flow/*, packet/*, nic/*, SimGrid's network keys) and the "
+                               "collectives' (mpi/coll-selector, mpi/<collective>, smpi/coll-selector, smpi/<collective>)");
       const std::string near = keys.nearest_key(key);
       throw InputError(SourceLoc{origin, 0, 0},
                        "unknown key '" + key + "'" + (near.empty() ? "" : "; did you mean '" + near + "'?"));
@@ -138,6 +149,7 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
     : engine_(engine),
       platform_(platform),
       nets_{&first},
+      colls_{coll::CollChoice::from(run_cfg)},
       logical_cfg_(run_cfg),
       rank_logical_(static_cast<size_t>(num_ranks), 0),
       pcontrol_(std::move(pcontrol)),
@@ -152,7 +164,7 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
     if (sw.at < last) bad_switch(sw.text, "switch times must not decrease");
     last = sw.at;
     Phase ph;
-    ph.model = model_for(cfg, sw.changes, "--switch " + sw.text);
+    ph.setting = setting_for(cfg, sw.changes, "--switch " + sw.text);
     ph.spec = std::move(sw);
     phases_.push_back(std::move(ph));
   }
@@ -169,8 +181,19 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
 
 ModelSwitch::~ModelSwitch() = default;
 
-uint8_t ModelSwitch::model_for(Config& cfg, const ConfigChanges& changes, const std::string& origin) {
+ModelSwitch::Setting ModelSwitch::setting_for(Config& cfg, const ConfigChanges& changes, const std::string& origin) {
   check_changes(cfg, changes, origin);
+  const coll::CollChoice choice = coll::CollChoice::from(cfg);
+  auto known = std::find(colls_.begin(), colls_.end(), choice);
+  if (known == colls_.end()) {
+    if (colls_.size() == 256)
+      throw InputError(SourceLoc{origin, 0, 0}, "a run may use at most 256 distinct collective choices");
+    known = colls_.insert(colls_.end(), choice);
+  }
+  return Setting{model_for(cfg, origin), static_cast<uint8_t>(known - colls_.begin())};
+}
+
+uint8_t ModelSwitch::model_for(const Config& cfg, const std::string& origin) {
   const std::string sig = signature(cfg);
   if (const auto it = built_.find(sig); it != built_.end()) return it->second;
   auto fail = [&](const std::string& what) { throw InputError(SourceLoc{origin, 0, 0}, what); };
@@ -196,19 +219,24 @@ void ModelSwitch::start(Phase& p, SimTime at) {
   p.wall_at = wall_now();
 }
 
-uint8_t ModelSwitch::model(RankId r, SimTime t, Bytes bytes) {
+const ModelSwitch::Setting& ModelSwitch::setting(RankId r, SimTime t) {
   while (current_ + 1 < phases_.size() && phases_[current_ + 1].spec.at <= t) {
     ++current_;
     start(phases_[current_], phases_[current_].spec.at);
     latest_logical_ = false;
     latest_ = current_;
   }
+  const uint32_t k = rank_logical_[static_cast<size_t>(r)];
+  if (k > 0 && logical_[k - 1].phase.spec.at >= phases_[current_].spec.at) return logical_[k - 1].phase.setting;
+  return phases_[current_].setting;
+}
+
+uint8_t ModelSwitch::model(RankId r, SimTime t, Bytes bytes) {
+  const uint8_t m = setting(r, t).model;
   Phase& counting = latest_logical_ ? logical_[latest_].phase : phases_[latest_];
   ++counting.messages;
   counting.bytes += bytes;
-  const uint32_t k = rank_logical_[static_cast<size_t>(r)];
-  if (k > 0 && logical_[k - 1].phase.spec.at >= phases_[current_].spec.at) return logical_[k - 1].phase.model;
-  return phases_[current_].model;
+  return m;
 }
 
 void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, SwitchWhere where) {
@@ -223,7 +251,7 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
     l.first = r;
     l.phase.spec.changes = *changes;
     l.phase.spec.text = c;
-    l.phase.model = model_for(logical_cfg_, *changes, where());  // once per switch: the first rank
+    l.phase.setting = setting_for(logical_cfg_, *changes, where());  // once per switch: the first rank
     l.where = std::move(where);
     start(l.phase, t);
     logical_.push_back(std::move(l));
@@ -320,7 +348,7 @@ std::vector<PhaseResult> ModelSwitch::phases(SimTime makespan, uint64_t events) 
     r.from = std::min(p.spec.at, makespan);
     r.to = last ? makespan : std::max(r.from, std::min(makespan, all[i + 1]->spec.at));
     r.changes = p.spec.changes;
-    r.model = nets_[p.model]->name();
+    r.model = nets_[p.setting.model]->name();
     r.events = (last ? events : all[i + 1]->events_at) - p.events_at;
     r.wall_s = (last ? wall_end : all[i + 1]->wall_at) - p.wall_at;
     r.messages = p.messages;

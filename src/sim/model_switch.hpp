@@ -5,8 +5,12 @@
 // (mpi/model_selector.hpp), and the message keeps that model to its end.
 //
 // A switch changes any keys that network models read (network/*, loggops/*, flow/*, packet/*,
-// nic/*, SimGrid's smpi/ network keys), not only network/model: a phase's configuration is the
-// run's with the changes of every switch so far applied in order. Each distinct configuration is
+// nic/*, SimGrid's smpi/ network keys), not only network/model, and the collectives' choice
+// (mpi/coll-selector, mpi/<collective>, smpi/coll-selector, smpi/<collective>): a phase's
+// configuration is the run's with the changes of every switch so far applied in order. A
+// collective runs with the choice of its first member to enter it (in the front-end's order:
+// simulated time in replay), recorded per collective instance, so its members never disagree on
+// the algorithm, whatever side of a switch each of them is on. Each distinct network configuration is
 // one model instance, built before the run (so a bad key, value or model fails before any time is
 // spent) on an event kind of its own (EventKind::kModel1 + i - 1; at most 8 distinct models, at
 // most one of them with nic/model=portals); switching back to an earlier configuration reuses its
@@ -28,7 +32,6 @@
 //                       two ends are on different sides uses the model its sender was in.
 //   Logical switches form their own sequence (configuration k = k-1's with switch k's changes);
 //   a rank uses whichever of the timed and its own logical switches came last.
-// Not yet: switching collective keys (mpi/*: the front-ends read them once).
 //
 // Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
 // time (a logical one at the first rank's arrival), until the next phase or the makespan. Each
@@ -101,6 +104,8 @@ class ModelSwitch final : public ModelSelector {
   ~ModelSwitch() override;
 
   uint8_t model(RankId r, SimTime t, Bytes bytes) override;
+  uint8_t collective_choice(RankId r, SimTime t) override { return setting(r, t).coll; }
+  const coll::CollChoice& coll_choice(uint8_t i) const override { return colls_[i]; }
   Network& network(uint8_t m) override { return *nets_[m]; }
   size_t model_count() const override { return nets_.size(); }
   void switch_point(RankId r, SimTime t, std::string_view changes, SwitchWhere where) override;
@@ -115,9 +120,14 @@ class ModelSwitch final : public ModelSelector {
   NetworkStats statistics() const;
 
  private:
+  // What a phase runs under: its network model and its collective choice.
+  struct Setting {
+    uint8_t model = 0;  // nets_[model]
+    uint8_t coll = 0;   // colls_[coll]
+  };
   struct Phase {
     ModelSwitchSpec spec;  // a logical switch: spec.at = the first rank's arrival
-    uint8_t model = 0;
+    Setting setting;
     bool started = false;
     uint64_t events_at = 0;
     double wall_at = 0;
@@ -130,12 +140,16 @@ class ModelSwitch final : public ModelSelector {
     int reached = 0;
   };
   void start(Phase& p, SimTime at);
-  // The model of `cfg` after `changes` (built when new); InputError naming `origin`.
-  uint8_t model_for(Config& cfg, const ConfigChanges& changes, const std::string& origin);
+  // The setting of `cfg` after `changes` (its model built when new); InputError naming `origin`.
+  Setting setting_for(Config& cfg, const ConfigChanges& changes, const std::string& origin);
+  uint8_t model_for(const Config& cfg, const std::string& origin);
+  // Rank r's setting at t (opens the timed phases t has reached).
+  const Setting& setting(RankId r, SimTime t);
   Engine& engine_;
   const Platform& platform_;
   std::vector<Network*> nets_;
   std::vector<std::unique_ptr<Network>> owned_;
+  std::vector<coll::CollChoice> colls_;  // distinct collective choices: [0] = the run's
   std::map<std::string, uint8_t> built_;  // configuration signature -> model
   int nics_ = 0;
   std::vector<Phase> phases_;  // timed: [0] = the run's configuration

@@ -23,6 +23,7 @@ simfab_switch, MPI_Pcontrol mapped by --pcontrol, --switch-after COLLECTIVE:K:..
     time, decreasing times, a model the platform cannot run: exit 2 naming --switch.
 
 usage: run_switch.py BUILD_DIR ROOT [--quick]   (--quick: the same checks; nothing is slow)"""
+import csv
 import json
 import os
 import subprocess
@@ -255,6 +256,70 @@ _, p = run("run", "--platform", CLUSTER, "--trace", allreduce, "--switch-after",
 check("--switch-after with K = 0: exit 2", "--switch-after" in p.stderr and "1 or more" in p.stderr, "K >= 1",
       p.stderr[-300:])
 
+# ---- collective keys: mpi/allreduce switched at a logical point, by time, and after K calls -----------
+def algorithms(stats_dir):
+    with open(os.path.join(stats_dir, "collectives.csv")) as f:
+        return sorted((r["algorithm"], int(r["calls"])) for r in csv.DictReader(f) if r["name"].lower() == "allreduce")
+
+
+def coll_trace(name, middle):
+    block = lambda action: [f"{r} {action}" for r in range(16)]
+    lines = block("allreduce 1048576 0") + block("compute 1000000000") + [line for m in middle for line in block(m)]
+    return write(name, "\n".join(lines + block("allreduce 1048576 0")) + "\n")
+
+
+RD = ["--cfg", "mpi/allreduce=recursive-doubling"]
+first_only = write("first_allreduce.ti", "".join(f"{r} allreduce 1048576 0\n" for r in range(16)))
+j_first, _ = run("run", "--platform", CLUSTER, "--trace", first_only, *RD)
+runs = {}
+for label, trace, extra in [
+        ("none", coll_trace("coll_none.ti", []), []),
+        ("same", coll_trace("coll_same.ti", ["switch mpi/allreduce=recursive-doubling"]), []),
+        ("action", coll_trace("coll_action.ti", ["switch mpi/allreduce=rabenseifner"]), []),
+        ("after", coll_trace("coll_none.ti", []), ["--switch-after", "allreduce:1:mpi/allreduce=rabenseifner"]),
+        ("time", coll_trace("coll_none.ti", []),
+         ["--switch", f"{(j_first['makespan_ps'] + 1_000_000) / 1e12:.12f}:mpi/allreduce=rabenseifner"] if j_first else []),
+        ("selector", coll_trace("coll_sel.ti", ["switch mpi/coll-selector=mpich"]), None)]:
+    stats = os.path.join(TMP, f"coll_stats_{label}")
+    j, _ = run("run", "--platform", CLUSTER, "--trace", trace, *(RD + extra if extra is not None else []), "--stats",
+               stats)
+    runs[label] = (j, algorithms(stats) if j else None)
+if all(j for j, _ in runs.values()):
+    check("collective key switched to the same value: the same run", same_run(runs["none"][0], runs["same"][0]),
+          runs["none"][0]["makespan_ps"], runs["same"][0]["makespan_ps"])
+    check("mpi/allreduce switched at a TI action: the first allreduce under recursive-doubling, the second "
+          "under rabenseifner", runs["action"][1] == [("rabenseifner", 16), ("recursive-doubling", 16)],
+          [("rabenseifner", 16), ("recursive-doubling", 16)], runs["action"][1])
+    check("mpi/allreduce: the switch changes the prediction", runs["action"][0]["makespan_ps"] !=
+          runs["none"][0]["makespan_ps"], "different", runs["action"][0]["makespan_ps"])
+    check("collective key: TI action = --switch-after allreduce:1 = the same switch by time",
+          same_run(runs["action"][0], runs["after"][0]) and same_run(runs["action"][0], runs["time"][0]),
+          runs["action"][0]["makespan_ps"], (runs["after"][0]["makespan_ps"], runs["time"][0]["makespan_ps"]))
+    check("mpi/coll-selector=mpich from the switch on: the first allreduce is Schedgen's (dissemination), the "
+          "second MPICH's choice for 1 MiB on 16 ranks (rabenseifner)",
+          runs["selector"][1] == [("dissemination", 16), ("rabenseifner", 16)],
+          [("dissemination", 16), ("rabenseifner", 16)], runs["selector"][1])
+    check("phases name the collective key", runs["action"][0]["phases"][1]["changes"] ==
+          {"mpi/allreduce": "rabenseifner"}, {"mpi/allreduce": "rabenseifner"}, runs["action"][0]["phases"])
+# A timed switch while the members are inside a collective: every member runs the algorithm of the
+# first member to enter it (no mix, no deadlock): 32 calls of one algorithm for the two allreduces.
+mid = coll_trace("coll_mid.ti", [])
+stats = os.path.join(TMP, "coll_stats_mid")
+j_mid, _ = run("run", "--platform", CLUSTER, "--trace", first_only, *RD, "--switch", "1ns:mpi/allreduce=rabenseifner",
+               "--stats", stats)
+if j_mid:
+    check("a switch while members enter a collective: they all run the first member's algorithm",
+          algorithms(stats) == [("recursive-doubling", 16)], [("recursive-doubling", 16)], algorithms(stats))
+# simfab exec: simfab's own collective choice switched after the 5th MPI_Allreduce
+stats = os.path.join(TMP, "coll_stats_exec")
+e4, _ = run("exec", "-np", "4", "--platform", CLUSTER, "--cfg", "online/compute=declared", "--cfg",
+            "mpi/allreduce=recursive-doubling", "--switch-after", "allreduce:5:mpi/allreduce=ring", "--stats", stats,
+            prog, "1024", "20")
+if e4:
+    check("exec: mpi/allreduce switched after the 5th call (5 calls x 4 ranks, then 15 x 4)",
+          algorithms(stats) == [("recursive-doubling", 20), ("ring", 60)],
+          [("recursive-doubling", 20), ("ring", 60)], algorithms(stats))
+
 # ---- seed test 19 in online mode; simfab_switch = MPI_Pcontrol ---------------------------------------
 proto = os.path.join(TMP, "switch_protocol")
 b = subprocess.run([os.path.join(BUILD, "simfab-cc"), "-O2", "-o", proto,
@@ -330,7 +395,8 @@ if j:
 one = rounds(1, 1024)
 bad = [
     (["--platform", CLUSTER], "1ms:network/modle=flow", "did you mean 'network/model'"),
-    (["--platform", CLUSTER], "1ms:mpi/coll-selector=ompi", "cannot change during a run"),
+    (["--platform", CLUSTER], "1ms:online/compute=declared", "cannot change during a run"),
+    (["--platform", CLUSTER], "1ms:mpi/allreduce=bogus", "mpi/allreduce"),
     (["--platform", CLUSTER], "1ms:network/model=bogus", "network/model"),
     (["--platform", CLUSTER], "soon:network/model=flow", "is not a time"),
     (["--platform", CLUSTER], "1ms", "expected TIME:key=value"),

@@ -118,6 +118,7 @@ struct CollChoice {
   bool uses_smp_setup() const;
 
   static CollChoice from(const Config& cfg);
+  bool operator==(const CollChoice&) const = default;
   // Appends the chosen algorithm's ops for `call` and returns it; nullptr (nothing appended) when
   // the choice is schedgen.
   const CollAlgorithm* build(CollOp op, Fragment& f, CollCall call) const;

@@ -61,6 +61,7 @@ struct MessageRecord {
   SimTime sent;          // the send started (its CPU and NIC were free), or the match released the data
   SimTime arrived;       // the last byte reached the receiver's host
   uint8_t cpu = 0;       // the CPU (and NIC) index the send ran on, which the receive uses too
+  uint32_t phase = 0;    // model switches: the phase its send started in (PhaseResult::id)
   bool collective() const { return context & 1u; }
 };
 

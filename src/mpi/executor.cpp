@@ -181,8 +181,14 @@ void Executor::note_sent(uint32_t msg_id, SimTime t) {
   msg_sent_[msg_id] = t;
 }
 
+void Executor::note_phase(uint32_t msg_id, uint32_t phase) {
+  if (msg_phase_.size() <= msg_id) msg_phase_.resize(std::max<size_t>(msg_id + 1, msg_phase_.size() * 2));
+  msg_phase_[msg_id] = phase;
+}
+
 void Executor::report_message(const Msg& m, uint32_t msg_id, SimTime arrived) {
-  sink_->message(MessageRecord{m.src, m.dst, m.size, m.tag, m.context, msg_sent_[msg_id], arrived, m.cpu});
+  sink_->message(
+      MessageRecord{m.src, m.dst, m.size, m.tag, m.context, msg_sent_[msg_id], arrived, m.cpu, msg_phase_[msg_id]});
 }
 
 void Executor::start_send(SimTime t, OpId id) {
@@ -214,6 +220,7 @@ void Executor::start_send(SimTime t, OpId id) {
   if (__builtin_add_overflow(bytes_, op.amount, &bytes_))
     throw InputError(SourceLoc{}, "the total size of all messages exceeds 2^64 bytes (rank " +
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
+  if (sink_) note_phase(m, selector_ ? selector_->counted_phase() : 0);
   if (sink_ && !envelope) note_sent(m, t);
   const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m};
   if (envelope) net.control(nm);

@@ -260,12 +260,14 @@ class Executor : private cpu::CpuClient {
   SlotPool<Msg> msgs_;
   uint64_t messages_ = 0;
   uint64_t bytes_ = 0;
-  // Only with a sink: when each message's data started moving (by message slot), and when each
-  // (rank, cpu)'s dynamic computation started.
+  // Only with a sink: when each message's data started moving and the phase its send started in
+  // (by message slot), and when each (rank, cpu)'s dynamic computation started.
   ActivitySink* sink_ = nullptr;
   std::vector<SimTime> msg_sent_;
+  std::vector<uint32_t> msg_phase_;
   std::vector<SimTime> calc_begin_;
   void note_sent(uint32_t msg_id, SimTime t);
+  void note_phase(uint32_t msg_id, uint32_t phase);
   void report_message(const Msg& m, uint32_t msg_id, SimTime arrived);
   OpHandler op_handler_;
   DeliveryHandler delivery_handler_;

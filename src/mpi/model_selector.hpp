@@ -26,6 +26,8 @@ class ModelSelector {
   // The model of rank r's message of `bytes` starting at t. Calls come in non-decreasing t (the
   // engine's order).
   virtual uint8_t model(RankId r, SimTime t, Bytes bytes) = 0;
+  // The phase (PhaseResult::id) that counted the last model() call's message.
+  virtual uint32_t counted_phase() const { return 0; }
   // Model m (0: the executor's own); models may be added during the run (a logical switch).
   virtual Network& network(uint8_t m) = 0;
   virtual size_t model_count() const = 0;

@@ -29,6 +29,7 @@ void RunStats::start_run(const RunInfo& info) {
   sizes_ = SizeHistogram{};
   collectives_ = CollectiveStats{};
   links_.start(info.platform);
+  phase_split_.start(info.platform);
   report_ = StatsReport{};
 }
 
@@ -46,6 +47,7 @@ void RunStats::message(const MessageRecord& m) {
   sizes_.add(m.bytes, m.collective());
   const auto host = [&](RankId r) { return rank_host_id_[static_cast<size_t>(r)]; };
   links_.add(host(m.src), host(m.dst), m);
+  phase_split_.add(host(m.src), host(m.dst), m);
 }
 
 void RunStats::finish(const RunResult& result) {
@@ -73,6 +75,7 @@ void RunStats::finish(const RunResult& result) {
   }
   s.nic = result.nic;
   s.phases = result.phases;
+  phase_split_.finish(links_.rows(s.makespan), s);
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();

@@ -91,6 +91,7 @@
 #include "report/collective_stats.hpp"
 #include "report/comm_matrix.hpp"
 #include "report/link_traffic.hpp"
+#include "report/phase_split.hpp"
 #include "report/rank_breakdown.hpp"
 #include "report/run_observer.hpp"
 #include "report/size_histogram.hpp"
@@ -119,6 +120,7 @@ class RunStats final : public RunObserver {
   SizeHistogram sizes_;
   CollectiveStats collectives_;
   LinkTraffic links_;
+  PhaseSplit phase_split_;
   StatsReport report_;
 };
 

@@ -116,7 +116,7 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
     std::filesystem::remove(std::filesystem::path(dir) / "ports.csv");
     std::filesystem::remove(std::filesystem::path(dir) / "port_queues.csv");
   }
-  if (!s.phases.empty())
+  if (!s.phases.empty()) {
     write_table(dir, "phases.csv", "phase,from_s,to_s,model,changes,messages,bytes,events",
                 [&](std::ostream& os) {
                   for (size_t i = 0; i < s.phases.size(); ++i) {
@@ -125,8 +125,18 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
                        << field(changes_text(p.changes)) << ',' << p.messages << ',' << p.bytes << ',' << p.events << '\n';
                   }
                 });
-  else
-    std::filesystem::remove(std::filesystem::path(dir) / "phases.csv");
+    write_table(dir, "phase_matrix.csv", "phase,src,dst,messages,bytes", [&](std::ostream& os) {
+      for (const PhaseMatrixEntry& p : s.phase_matrix)
+        os << p.phase << ',' << p.entry.src << ',' << p.entry.dst << ',' << p.entry.messages << ',' << p.entry.bytes
+           << '\n';
+    });
+    write_table(dir, "phase_links.csv", "phase,link,bytes", [&](std::ostream& os) {
+      for (const PhaseLinkRow& l : s.phase_links) os << l.phase << ',' << field(l.name) << ',' << l.bytes << '\n';
+    });
+  } else {
+    for (const char* f : {"phases.csv", "phase_matrix.csv", "phase_links.csv"})
+      std::filesystem::remove(std::filesystem::path(dir) / f);
+  }
   if (s.nic.present)
     write_table(dir, "nics.csv",
                 "host,commands,inline,pio,dma,gets,responses,wire_messages,ptl_acks,bxi_acks,quick_acks,"

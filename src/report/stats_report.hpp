@@ -61,6 +61,18 @@ struct LinkRow {
   double utilisation = 0;       // bytes / (bandwidth * makespan)
 };
 
+// Model switches (--stats phase_matrix.csv, phase_links.csv): a row of phase `phase` (an index
+// into StatsReport::phases).
+struct PhaseMatrixEntry {
+  size_t phase = 0;
+  MatrixEntry entry;
+};
+struct PhaseLinkRow {
+  size_t phase = 0;
+  std::string name;
+  uint64_t bytes = 0;  // by route (report/phase_split.hpp)
+};
+
 struct TimelineSeries {
   std::string name;              // the link
   std::vector<uint64_t> bytes;   // per bin: bin i covers [i * bin, (i + 1) * bin)
@@ -93,6 +105,8 @@ struct StatsReport {
   std::vector<NetworkStats::QueueSeries> queues;     // highest mean occupancy first
   NicResult nic;  // nic/model=portals: per NIC counters (nics.csv)
   std::vector<PhaseResult> phases;  // model switches: per phase (phases.csv)
+  std::vector<PhaseMatrixEntry> phase_matrix;  // by phase, then (src, dst)
+  std::vector<PhaseLinkRow> phase_links;       // by phase, then platform order
 };
 
 }  // namespace simfab

@@ -164,6 +164,7 @@ ModelSwitch::ModelSwitch(Engine& engine, const Platform& platform, const Config&
     if (sw.at < last) bad_switch(sw.text, "switch times must not decrease");
     last = sw.at;
     Phase ph;
+    ph.id = static_cast<uint32_t>(phases_.size());
     ph.setting = setting_for(cfg, sw.changes, "--switch " + sw.text);
     ph.spec = std::move(sw);
     phases_.push_back(std::move(ph));
@@ -223,6 +224,7 @@ const ModelSwitch::Setting& ModelSwitch::setting(RankId r, SimTime t) {
   while (current_ + 1 < phases_.size() && phases_[current_ + 1].spec.at <= t) {
     ++current_;
     start(phases_[current_], phases_[current_].spec.at);
+    if (phases_[current_].spec.at < latest().spec.at) continue;  // a logical switch came after it
     latest_logical_ = false;
     latest_ = current_;
   }
@@ -233,13 +235,19 @@ const ModelSwitch::Setting& ModelSwitch::setting(RankId r, SimTime t) {
 
 uint8_t ModelSwitch::model(RankId r, SimTime t, Bytes bytes) {
   const uint8_t m = setting(r, t).model;
-  Phase& counting = latest_logical_ ? logical_[latest_].phase : phases_[latest_];
+  Phase& counting = latest();
+  counted_ = counting.id;
   ++counting.messages;
   counting.bytes += bytes;
   return m;
 }
 
 void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, SwitchWhere where) {
+  if (const uint32_t k = rank_logical_[static_cast<size_t>(r)]; k < logical_.size() && text == logical_[k].given) {
+    ++rank_logical_[static_cast<size_t>(r)];  // the first rank's very words: nothing to parse
+    ++logical_[k].reached;
+    return;
+  }
   const auto changes = parse_changes(text);
   if (!changes)
     throw InputError(SourceLoc{where(), 0, 0},
@@ -249,14 +257,27 @@ void ModelSwitch::switch_point(RankId r, SimTime t, std::string_view text, Switc
   if (k == logical_.size()) {  // the first rank at this switch defines it
     Logical l;
     l.first = r;
+    l.given = text;
+    l.phase.id = static_cast<uint32_t>(phases_.size() + logical_.size());
     l.phase.spec.changes = *changes;
     l.phase.spec.text = c;
-    l.phase.setting = setting_for(logical_cfg_, *changes, where());  // once per switch: the first rank
+    // Once per switch, by its first rank. `where` can cost a scan of the trace (a TI line number):
+    // only an error formats it.
+    static const std::string kLogical = "a logical model switch";
+    try {
+      l.phase.setting = setting_for(logical_cfg_, *changes, kLogical);
+    } catch (const InputError& e) {
+      if (e.loc().file != kLogical) throw;
+      throw InputError(SourceLoc{where(), 0, 0}, e.message(), e.text());
+    }
     l.where = std::move(where);
     start(l.phase, t);
+    const bool latest_now = t >= latest().spec.at;  // (online ranks may arrive out of time order)
     logical_.push_back(std::move(l));
-    latest_logical_ = true;
-    latest_ = logical_.size() - 1;
+    if (latest_now) {
+      latest_logical_ = true;
+      latest_ = logical_.size() - 1;
+    }
   } else if (logical_[k].phase.spec.text != c) {
     throw InputError(SourceLoc{where(), 0, 0},
                      "rank " + std::to_string(r) + "'s model switch " + std::to_string(k + 1) + " asks " + c +
@@ -345,6 +366,7 @@ std::vector<PhaseResult> ModelSwitch::phases(SimTime makespan, uint64_t events) 
     const Phase& p = *all[i];
     const bool last = i + 1 == all.size();
     PhaseResult r;
+    r.id = p.id;
     r.from = std::min(p.spec.at, makespan);
     r.to = last ? makespan : std::max(r.from, std::min(makespan, all[i + 1]->spec.at));
     r.changes = p.spec.changes;

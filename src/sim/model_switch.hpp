@@ -36,9 +36,10 @@
 // Phases: phase 0 runs from 0 under the run's configuration; every switch opens a phase at its
 // time (a logical one at the first rank's arrival), until the next phase or the makespan. Each
 // reports its changes, its model's name, the messages (and bytes) whose sends started while it
-// was the latest phase opened, and the engine events and wall-clock seconds from its
-// opening on (a timed switch is applied when the first message after it starts: it costs no
-// event), so the figures say what each phase cost. Cost: one call per message.
+// was the latest phase opened (by simulated time; each message's MessageRecord::phase names it,
+// so --stats splits the matrix and the links per phase), and the engine events and wall-clock
+// seconds from its opening on (a timed switch is applied when the first message after it
+// starts: it costs no event), so the figures say what each phase cost. Cost: one call per message.
 #pragma once
 
 #include <map>
@@ -84,6 +85,7 @@ std::string changes_text(const ConfigChanges& changes);
 std::optional<ConfigChanges> parse_changes(std::string_view text);
 
 struct PhaseResult {
+  uint32_t id = 0;  // MessageRecord::phase of its messages (0: the run's first phase)
   SimTime from, to;
   ConfigChanges changes;  // of the switch that opened it (empty for phase 0)
   std::string model;      // its network model's name
@@ -104,6 +106,7 @@ class ModelSwitch final : public ModelSelector {
   ~ModelSwitch() override;
 
   uint8_t model(RankId r, SimTime t, Bytes bytes) override;
+  uint32_t counted_phase() const override { return counted_; }
   uint8_t collective_choice(RankId r, SimTime t) override { return setting(r, t).coll; }
   const coll::CollChoice& coll_choice(uint8_t i) const override { return colls_[i]; }
   Network& network(uint8_t m) override { return *nets_[m]; }
@@ -128,6 +131,7 @@ class ModelSwitch final : public ModelSelector {
   struct Phase {
     ModelSwitchSpec spec;  // a logical switch: spec.at = the first rank's arrival
     Setting setting;
+    uint32_t id = 0;  // timed: its index in phases_; logical k: phases_.size() + k
     bool started = false;
     uint64_t events_at = 0;
     double wall_at = 0;
@@ -137,6 +141,7 @@ class ModelSwitch final : public ModelSelector {
     Phase phase;
     SwitchWhere where;      // the first rank's place
     RankId first = 0;
+    std::string given;      // the first rank's text, as given (later ranks' fast path)
     int reached = 0;
   };
   void start(Phase& p, SimTime at);
@@ -154,9 +159,12 @@ class ModelSwitch final : public ModelSelector {
   int nics_ = 0;
   std::vector<Phase> phases_;  // timed: [0] = the run's configuration
   size_t current_ = 0;
-  // The phase opened last (a logical one, or phases_[index]): it counts the sends.
+  // The phase opened latest in simulated time (a logical one, or phases_[index]): it counts the
+  // sends; counted_ is the id of the one that counted the last.
   bool latest_logical_ = false;
   size_t latest_ = 0;
+  uint32_t counted_ = 0;
+  Phase& latest() { return latest_logical_ ? logical_[latest_].phase : phases_[latest_]; }
   std::vector<Logical> logical_;
   Config logical_cfg_;          // the configuration of the last logical switch built
   std::vector<uint32_t> rank_logical_;  // per rank: logical switches reached

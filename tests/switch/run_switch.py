@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Switching network models during a run (issue 24, first part) through the simfab command, by
+"""Switching network models during a run (issue 24) through the simfab command, by
 simulated time (`--switch T:key=value,...`) and at logical points (a TI `switch` action,
 simfab_switch, MPI_Pcontrol mapped by --pcontrol, --switch-after COLLECTIVE:K:...):
   - a switch to the same model and keys changes nothing: makespan, every finish time and the event
@@ -19,7 +19,13 @@ simfab_switch, MPI_Pcontrol mapped by --pcontrol, --switch-after COLLECTIVE:K:..
   - seed 000 test 19 in online mode (tests/switch/switch_protocol.c): 42 sent under A, 43 under
     B, both arrive; an Isend posted under A and waited for under B completes; simfab_switch and
     MPI_Pcontrol with --pcontrol give the same run, and an unmapped level switches nothing;
-  - bad input: unknown key (with a suggestion), a key no network model reads, a bad value, a bad
+  - collective keys: mpi/allreduce switched by a TI action, --switch-after and by time give the
+    same run, with the algorithms collectives.csv shows (the first allreduce under one, the second
+    under the other); mpi/coll-selector=mpich from a switch on; a switch while members enter a
+    collective: all run the first member's algorithm; the same in simfab exec;
+  - --stats per phase: phase_matrix.csv adds up to matrix.csv and to phases.csv's totals; the flow
+    phase's route bytes in phase_links.csv equal the flow model's own links.csv;
+  - bad input: unknown key (with a suggestion), a key no switch may change, a bad value, a bad
     time, decreasing times, a model the platform cannot run: exit 2 naming --switch.
 
 usage: run_switch.py BUILD_DIR ROOT [--quick]   (--quick: the same checks; nothing is slow)"""
@@ -176,6 +182,10 @@ if first and r1:
     _, p = run("run", "--platform", CLUSTER, "--trace", write("badswitch.ti", "0 switch network/model\n"), expect=2)
     check("a switch action without key=value: exit 2 at its line", "badswitch.ti:1" in p.stderr and
           "key=value" in p.stderr, "badswitch.ti:1 ... key=value", p.stderr[-300:])
+    _, p = run("run", "--platform", CLUSTER, "--trace", write("badkey.ti", "0 send 1 0 8\n1 recv 0 0 8\n"
+               "0 switch network/modle=flow\n"), expect=2)
+    check("a switch action with an unknown key: exit 2 at its line", "badkey.ti:3" in p.stderr and
+          "did you mean 'network/model'" in p.stderr, "badkey.ti:3 ... did you mean", p.stderr[-300:])
     p = subprocess.run([SIMFAB, "goal", "--platform", CLUSTER, "--trace", ti_rounds("switch network/model=flow"),
                         "-o", os.path.join(TMP, "x.goal")], capture_output=True, text=True, timeout=60)
     check("simfab goal refuses a switch action (exit 2)", p.returncode == 2 and "switch" in p.stderr and
@@ -390,6 +400,53 @@ if j:
           sum(int(r["messages"]) for r in rows) == j["messages"] and sum(int(r["bytes"]) for r in rows) == j["bytes"]
           and sum(int(r["events"]) for r in rows) == j["events"], (j["messages"], j["bytes"]),
           [(r["model"], r["messages"], r["bytes"]) for r in rows])
+
+# ---- --stats per phase: the matrix and the links' route bytes of each phase's messages -------------------
+def table(stats_dir, name):
+    with open(os.path.join(stats_dir, name)) as f:
+        return list(csv.DictReader(f))
+
+
+def by_phase(rows, key, fields):
+    out = {}
+    for r in rows:
+        cell = out.setdefault((r["phase"], *(r[k] for k in key)), [0] * len(fields))
+        for i, f in enumerate(fields):
+            cell[i] += int(r[f])
+    return out
+
+
+split = os.path.join(TMP, "split_stats")
+j, _ = run("run", "--platform", CLUSTER, "--trace", STENCIL, "--switch", "5ms:network/model=flow", "--switch",
+           "12ms:network/model=loggops", "--stats", split)
+if j:
+    pm, pl, ph = table(split, "phase_matrix.csv"), table(split, "phase_links.csv"), table(split, "phases.csv")
+    whole = {(r["src"], r["dst"]): [int(r["messages"]), int(r["bytes"])] for r in table(split, "matrix.csv")}
+    summed = {}
+    for (phase, src, dst), v in by_phase(pm, ["src", "dst"], ["messages", "bytes"]).items():
+        cell = summed.setdefault((src, dst), [0, 0])
+        cell[0] += v[0]
+        cell[1] += v[1]
+    check("phase_matrix.csv: the phases' matrices add up to matrix.csv", summed == whole, len(whole), len(summed))
+    per_phase = {}
+    for r in pm:
+        cell = per_phase.setdefault(r["phase"], [0, 0])
+        cell[0] += int(r["messages"])
+        cell[1] += int(r["bytes"])
+    check("phase_matrix.csv: each phase's messages and bytes are phases.csv's", per_phase ==
+          {r["phase"]: [int(r["messages"]), int(r["bytes"])] for r in ph}, ph, per_phase)
+    # links.csv is the flow model's own accounting (the only model of the three that keeps link
+    # statistics): phase 1, the flow phase, carries exactly those bytes by route.
+    flow_links = {r["name"]: int(r["bytes"]) for r in table(split, "links.csv")}
+    check("phase_links.csv: the flow phase's route bytes = the flow model's own link bytes",
+          {r["link"]: int(r["bytes"]) for r in pl if r["phase"] == "1"} == flow_links, flow_links,
+          [r for r in pl if r["phase"] == "1"][:3])
+    backbone = {r["phase"]: int(r["bytes"]) for r in pl if r["link"] == "cluster16_backbone"}
+    check("phase_links.csv: every inter-host message crosses the backbone once",
+          backbone == {r["phase"]: int(r["bytes"]) for r in ph}, [r["bytes"] for r in ph], backbone)
+_, _ = run("run", "--platform", CLUSTER, "--trace", STENCIL, "--stats", split)
+check("a run without switches leaves no phase tables", not any(os.path.exists(os.path.join(split, f)) for f in
+      ["phases.csv", "phase_matrix.csv", "phase_links.csv"]), "none", os.listdir(split))
 
 # ---- bad input ---------------------------------------------------------------------------------------
 one = rounds(1, 1024)

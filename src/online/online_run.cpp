@@ -31,15 +31,21 @@ void register_online_keys(Config& cfg) {
                "simfab exec: simulated time an MPI_Test* or MPI_Iprobe that finds nothing costs", {}});
 }
 
-namespace {
-
 Platform default_cluster(int n) {
   const std::string yaml = "clusters:\n  - {name: default, prefix: node-, count: " + std::to_string(n) +
                            ", speed: 1Gf, bandwidth: 10Gbps, latency: 1us}\n";
   return parse_platform_yaml(yaml, "<default cluster>");
 }
 
-}  // namespace
+double reference_speed(const Config& cfg) {
+  const std::string& speed = cfg.text("cpu/reference-speed");
+  if (speed == "0") return 0;
+  const auto s = units::parse_speed(speed);
+  if (!s || !(*s > 0))
+    throw InputError(SourceLoc{"cpu/reference-speed", 0, 0},
+                     "expected a speed such as 2Gf (flop/s), or 0; got '" + speed + "'");
+  return *s;
+}
 
 RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hooks) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -57,14 +63,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   opt.argv = in.program;
   opt.stack_bytes = static_cast<size_t>(cfg.bytes("online/stack-size"));
   opt.measured = cfg.choice("online/compute") == "measured";
-  const std::string& speed = cfg.text("cpu/reference-speed");
-  if (speed != "0") {
-    const auto s = units::parse_speed(speed);
-    if (!s || !(*s > 0))
-      throw InputError(SourceLoc{"cpu/reference-speed", 0, 0},
-                       "expected a speed such as 2Gf (flop/s), or 0; got '" + speed + "'");
-    opt.reference_speed = *s;
-  }
+  if (const double s = reference_speed(cfg); s > 0) opt.reference_speed = s;
   opt.poll_cost = cfg.time("online/poll-cost");
   opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
   opt.lb = energy::lb_options(cfg);

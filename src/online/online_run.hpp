@@ -22,6 +22,12 @@ namespace simfab::online {
 
 void register_online_keys(Config& cfg);
 
+// The platform of a run without --platform (simfab exec, simfab hybrid): n hosts of 1 Gf/s on
+// 10 Gb/s, 1 us links.
+Platform default_cluster(int n);
+// cpu/reference-speed in flop/s; 0 when it is 0 (measured time as it is). InputError when bad.
+double reference_speed(const Config& cfg);
+
 RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hooks = {});
 
 }  // namespace simfab::online

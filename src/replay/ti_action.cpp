@@ -71,6 +71,7 @@ constexpr Layout kLayouts[] = {
     {"set_pstate", TiKind::kSetPstate, "<pstate>"},
     {"migrate", TiKind::kMigrate, "(no arguments)"},
     {"switch", TiKind::kSwitch, "<key=value> [<key=value>...]"},
+    {"wtime", TiKind::kWtime, "(no arguments)"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -245,6 +246,7 @@ class LineParser {
         a.amount = number(next(), "a duration in seconds");
         break;
       case TiKind::kMigrate:
+      case TiKind::kWtime:
         args(0, 0);
         break;
       case TiKind::kSwitch: {  // simfab's: from here on this rank's messages use these model keys

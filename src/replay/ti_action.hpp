@@ -57,7 +57,7 @@ enum class TiKind : uint8_t {
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
-  kSetPstate, kMigrate, kSwitch,
+  kSetPstate, kMigrate, kSwitch, kWtime,
   kCount,
 };
 

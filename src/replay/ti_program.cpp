@@ -108,9 +108,15 @@ void TiProgram::advance(RankId r, SimTime t) {
       case TiKind::kMigrate:
         if (start_migrate(r, t)) return;
         continue;
+      case TiKind::kWtime:  // a hybrid run's MPI_Wtime: the rank's virtual time, now
+        if (wtime_) wtime_(r, t);
+        continue;
       case TiKind::kSwitch:
-        ex_->switch_point(r, t, a.text, [file, text = line.text, pos = line.begin] {
-          return std::string(file) + ":" + std::to_string(locate(std::string(file), text, pos).line);
+        // The place is formatted only on an error, maybe later: from the trace's text then (a
+        // stream's may have moved since).
+        ex_->switch_point(r, t, a.text, [this, f = line.file, pos = line.begin] {
+          const std::string name(trace_.file_name(f));
+          return name + ":" + std::to_string(locate(name, trace_.text(f), pos).line);
         });
         continue;
       case TiKind::kSetPstate: {
@@ -320,7 +326,7 @@ void TiProgram::check_nothing_after_finalize(RankId r, const TiLine& finalize_li
   TiLine next;
   if (!trace_.next_line(r, pos, next)) return;
   const std::string name(trace_.file_name(finalize_line.file));
-  const int at = locate(name, finalize_line.text, finalize_line.begin).line;
+  const int at = locate(name, trace_.text(finalize_line.file), finalize_line.begin).line;  // (a stream may have grown)
   fail(next, next.begin,
        "action after 'finalize': rank " + std::to_string(r) + " already finalized at line " + std::to_string(at) +
            "; nothing of a rank may follow its finalize");

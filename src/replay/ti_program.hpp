@@ -39,6 +39,7 @@
 // action once the pools have grown.
 #pragma once
 
+#include <functional>
 #include <memory>
 #include <span>
 #include <unordered_map>
@@ -94,6 +95,9 @@ class TiProgram final : public Program {
   std::string describe_blocked(RankId r) const override;
   // Bytes of the trace read so far over its size (finished ranks count whole). O(ranks).
   double progress() const override;
+
+  // A `wtime` line (hybrid execution, src/hybrid/): rank r read the clock at its time t.
+  void set_wtime_hook(std::function<void(RankId, SimTime)> hook) { wtime_ = std::move(hook); }
 
   // Bytes of per-rank and pooled state (tests check the footprint).
   size_t memory_bytes() const;
@@ -213,6 +217,7 @@ class TiProgram final : public Program {
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;
   coll::CollChoice choice_;  // the algorithm of each configurable collective
+  std::function<void(RankId, SimTime)> wtime_;
   mpi::CommTable comms_;
   const mpi::Comm& world_;  // comms_'s MPI_COMM_WORLD (never freed)
   CollectiveMatcher matcher_;

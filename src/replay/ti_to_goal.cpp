@@ -188,6 +188,7 @@ bool TiGoalExporter::action(const TiAction& a, const TiLine& line, Held& comm) {
     case TiKind::kTestsome:
     case TiKind::kTestall:
     case TiKind::kIprobe:
+    case TiKind::kWtime:    // a hybrid run's clock reading: nothing to simulate
     case TiKind::kMigrate:  // GOAL has fixed hosts: a load-balancing point exports as nothing
       return true;
     case TiKind::kFinalize:

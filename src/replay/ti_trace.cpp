@@ -101,6 +101,29 @@ std::unique_ptr<TiTrace> TiTrace::open(const std::string& path) {
   return t;
 }
 
+std::unique_ptr<TiTrace> TiTrace::open_stream(int num_ranks, const std::string& name,
+                                               std::function<void(RankId)> more) {
+  if (num_ranks < 1 || num_ranks > kMaxRanks)
+    throw InputError(SourceLoc{name, 0, 0}, "a stream needs 1 to " + std::to_string(kMaxRanks) + " ranks");
+  std::unique_ptr<TiTrace> t(new TiTrace);
+  for (int r = 0; r < num_ranks; ++r) t->add_file(name + " rank " + std::to_string(r));
+  t->num_ranks_ = num_ranks;
+  t->more_ = std::move(more);
+  t->streams_.resize(static_cast<size_t>(num_ranks));
+  t->ended_.assign(static_cast<size_t>(num_ranks), 0);
+  return t;
+}
+
+void TiTrace::append(RankId r, std::string_view lines) const {
+  SIMFAB_CHECK(more_ && !ended_[static_cast<size_t>(r)], "TiTrace::append: not an open stream");
+  streams_[static_cast<size_t>(r)].append(lines);
+}
+
+void TiTrace::end_stream(RankId r) const {
+  SIMFAB_CHECK(more_, "TiTrace::end_stream: not a stream");
+  ended_[static_cast<size_t>(r)] = 1;
+}
+
 void TiTrace::add_file(std::string_view path) {
   paths_.append(path);
   path_end_.push_back(paths_.size());
@@ -196,6 +219,7 @@ void TiTrace::scan_ranks(uint32_t file) {
 }
 
 std::string_view TiTrace::text(uint32_t file) const {
+  if (more_) return streams_[file];
   int32_t s = slot_of_[file];
   if (s >= 0) {
     last_use_[static_cast<size_t>(s)] = ++clock_;
@@ -217,6 +241,25 @@ std::string_view TiTrace::text(uint32_t file) const {
 }
 
 bool TiTrace::next_line(RankId r, uint64_t& pos, TiLine& line) const {
+  if (more_) {  // a stream: wait for rank r's next line, or its end
+    const std::string& s = streams_[static_cast<size_t>(r)];
+    size_t p = static_cast<size_t>(pos), b = 0, e = 0;
+    for (;;) {
+      const size_t had = s.size();
+      if (next_significant(s, p, b, e)) break;
+      if (ended_[static_cast<size_t>(r)]) {
+        pos = p;
+        return false;
+      }
+      while (s.size() == had && !ended_[static_cast<size_t>(r)]) more_(r);
+    }
+    if (rank_token(s, b, e) != r)
+      throw error_at(std::string(file_name(static_cast<uint32_t>(r))), s, b,
+                     "expected rank " + std::to_string(r) + "'s own line");
+    pos = p;
+    line = TiLine{s, b, e, static_cast<uint32_t>(r)};
+    return true;
+  }
   const uint32_t file = file_of(r);
   const std::string_view text = this->text(file);
   size_t p = static_cast<size_t>(pos), b = 0, e = 0;
@@ -258,6 +301,10 @@ size_t TiTrace::memory_bytes() const {
 }
 
 void TiTrace::rank_extent(RankId r, uint64_t& first, uint64_t& size) const {
+  if (more_) {  // unknown until the stream ends
+    first = size = 0;
+    return;
+  }
   if (shared_) {
     first = span_[2 * static_cast<size_t>(r)];
     const uint64_t end = span_[2 * static_cast<size_t>(r) + 1];

@@ -120,6 +120,8 @@
 // Model switching (seed 000 ch. 6): | switch | <key=value> [<key=value>...] | from here on the
 // rank's messages go through the network model these keys give (sim/model_switch.hpp): every
 // rank must reach its k-th switch with the same keys; messages in flight keep their model.
+// Hybrid execution (src/hybrid/): | wtime | (no arguments) | the rank read MPI_Wtime here: a hybrid
+// run answers with the rank's virtual time; any other replay does nothing.
 // Collectives: every collective above also exists non-blocking as i<name> (ibarrier, ibcast,
 // iallreduce, ...): same arguments; the rank goes on at once, and waitall, waitany/waitsome
 // without a key list, SMPI's wait with a collective tag (above), or finalize complete it. A
@@ -200,9 +202,18 @@
 //                   at most kCacheSlots are mapped at a time; the least recently used one is
 //                   unmapped (use stamps come from a counter, so eviction is deterministic).
 // Memory: 16 B per rank (shared trace) or 12 B per file plus its path (list); nothing per line.
+//
+// ---- STREAMS (hybrid execution, src/hybrid/) --------------------------------------------------
+// open_stream() makes a trace of per-rank streams that fill while the replay runs: the ranks of a
+// real program send their lines as they go. Stream r is "file" r, named "<name> rank <r>"; when
+// rank r's cursor reaches the end of what has arrived, next_line calls more(r), which must append
+// complete lines to some streams (append) or end them (end_stream) and return once rank r's
+// stream has grown or ended; next_line then goes on (more is called again while nothing of rank
+// r's came). A stream keeps every line it got (about 40 B a call) for error locations.
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -234,6 +245,13 @@ class TiTrace {
 
   // Opens a trace or a list (see above). Throws InputError.
   static std::unique_ptr<TiTrace> open(const std::string& path);
+  // A trace of `num_ranks` streams (STREAMS above).
+  static std::unique_ptr<TiTrace> open_stream(int num_ranks, const std::string& name,
+                                              std::function<void(RankId)> more);
+  // Streams only: appends complete lines to rank r's stream; ends it (nothing more will come).
+  void append(RankId r, std::string_view lines) const;
+  void end_stream(RankId r) const;
+  bool streaming() const { return static_cast<bool>(more_); }
 
   TiTrace(const TiTrace&) = delete;
   TiTrace& operator=(const TiTrace&) = delete;
@@ -285,6 +303,10 @@ class TiTrace {
   mutable size_t used_slots_ = 0;
   mutable std::vector<uint64_t> file_size_;  // per-rank files' sizes, once rank_extent asks
   mutable uint64_t clock_ = 0;
+  // Streams: each rank's text so far, and whether it ended.
+  std::function<void(RankId)> more_;
+  mutable std::vector<std::string> streams_;
+  mutable std::vector<uint8_t> ended_;
 };
 
 // Opens a TI trace: either one trace file holding every rank's actions, or a list file naming one

@@ -18,6 +18,7 @@
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/ti_trace.hpp"
+#include "hybrid/hybrid_keys.hpp"
 #include "online/online_run.hpp"
 #include "sim/hostfile.hpp"
 
@@ -30,6 +31,7 @@ void register_builtin_keys(Config& cfg) {
   online::register_online_keys(cfg);
   energy::register_energy_keys(cfg);
   energy::register_lb_keys(cfg);
+  hybrid::register_hybrid_keys(cfg);
 }
 
 namespace {

@@ -1,0 +1,211 @@
+#include "hybrid_state.hpp"
+
+#include <charconv>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+
+namespace simfab::hybrid {
+
+namespace {
+
+[[noreturn]] void fatal(const std::string& what) {
+  std::fprintf(stderr, "simfab-hybrid: %s\n", what.c_str());
+  std::fflush(stderr);
+  PMPI_Abort(MPI_COMM_WORLD, 2);
+  std::abort();
+}
+
+// The sizes of TI's datatypes that simfab's replay knows (replay/ti_trace.hpp, DATATYPES).
+int32_t ti_dt_of_size(int size) {
+  switch (size) {
+    case 1: return 6;    // BYTE
+    case 2: return 3;    // SHORT
+    case 4: return 1;    // INT
+    case 8: return 0;    // DOUBLE
+    case 16: return 14;  // LONG_DOUBLE
+    default: return -1;
+  }
+}
+
+}  // namespace
+
+HybridState& state() {
+  static HybridState s;
+  return s;
+}
+
+TiCount ti_count(int count, MPI_Datatype type) {
+  int size = 0;
+  PMPI_Type_size(type, &size);
+  const int64_t bytes = static_cast<int64_t>(count) * size;
+  const int32_t dt = ti_dt_of_size(size);
+  if (dt < 0) return {bytes, 6, bytes};
+  return {count, dt, bytes};
+}
+
+void HybridState::begin() {
+  int world = 0, me = 0;
+  PMPI_Comm_size(MPI_COMM_WORLD, &world);
+  PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+  if (world < 2)
+    fatal("hybrid execution needs N + 1 processes (N ranks and the simulator), got " + std::to_string(world) +
+          ": run `simfab hybrid -np N -- PROGRAM` or `mpirun -np N+1 -x LD_PRELOAD=libsimfab-hybrid.so PROGRAM`");
+  sim_ = world - 1;
+  PMPI_Comm_split(MPI_COMM_WORLD, 0, me, &app_);  // the simulator gives MPI_UNDEFINED
+  PMPI_Comm_dup(MPI_COMM_WORLD, &chan_);
+  PMPI_Recv(&setup_, sizeof setup_, MPI_BYTE, sim_, kSetup, chan_, MPI_STATUS_IGNORE);
+  if (setup_.status != 0) {  // the simulator reported bad input and aborts the job
+    PMPI_Barrier(chan_);
+    std::abort();
+  }
+  rank_ = me;
+  size_ = world - 1;
+  rank_prefix_ = std::to_string(rank_) + " ";
+  active_ = true;
+  buf_.reserve(1 << 16);
+  line("init").end_line();
+  last_exit_ns_ = now_ns();
+}
+
+void HybridState::finish() {
+  if (!active_) return;
+  line("finalize").end_line();
+  send_stream(kLines);
+  PMPI_Send(nullptr, 0, MPI_BYTE, sim_, kEnd, chan_);
+  active_ = false;
+  for (Deferred& d : deferred_) PMPI_Wait(&d.req, MPI_STATUS_IGNORE);
+  deferred_.clear();
+}
+
+HybridState& HybridState::line(std::string_view action) {
+  buf_ += rank_prefix_;
+  buf_ += action;
+  return *this;
+}
+
+HybridState& HybridState::arg(int64_t v) {
+  char tmp[24];
+  tmp[0] = ' ';
+  const auto r = std::to_chars(tmp + 1, tmp + sizeof tmp, v);
+  buf_.append(tmp, r.ptr);
+  return *this;
+}
+
+HybridState& HybridState::argd(double v) {
+  char tmp[40];
+  tmp[0] = ' ';
+  const auto r = std::to_chars(tmp + 1, tmp + sizeof tmp, v);
+  buf_.append(tmp, r.ptr);
+  return *this;
+}
+
+void HybridState::end_line(int32_t comm) {
+  if (comm > 0) {
+    buf_ += " comm=";
+    char tmp[16];
+    const auto r = std::to_chars(tmp, tmp + sizeof tmp, comm);
+    buf_.append(tmp, r.ptr);
+  }
+  buf_ += '\n';
+  if (buf_.size() >= (1 << 16)) send_stream(kLines);
+}
+
+void HybridState::send_stream(int tag) {
+  PMPI_Send(buf_.data(), static_cast<int>(buf_.size()), MPI_CHAR, sim_, tag, chan_);
+  buf_.clear();
+}
+
+void HybridState::flush() {
+  if (!buf_.empty()) send_stream(kLines);
+}
+
+void HybridState::about_to_block(const char* call) {
+  flush();
+  PMPI_Send(call, static_cast<int>(std::strlen(call)), MPI_CHAR, sim_, kBlocked, chan_);
+}
+
+double HybridState::wtime() {
+  line("wtime").end_line();
+  send_stream(kWtimeLines);
+  double t = 0;
+  PMPI_Recv(&t, 1, MPI_DOUBLE, sim_, kWtime, chan_, MPI_STATUS_IGNORE);
+  return t;
+}
+
+void HybridState::enter() {
+  if (!deferred_.empty()) progress_deferred();
+  const int64_t elapsed = now_ns() - last_exit_ns_;
+  if (elapsed > 0) line("compute").argd(static_cast<double>(elapsed) * 1e-9 * setup_.flops_per_s).end_line();
+}
+
+int32_t HybridState::comm_id(MPI_Comm c) const {
+  if (c == app_ || c == MPI_COMM_WORLD) return 0;
+  const auto it = comms_.find(c);
+  return it == comms_.end() ? -1 : it->second;
+}
+
+void HybridState::created(MPI_Comm parent, MPI_Comm newcomm, bool dup) {
+  const int32_t pid = comm_id(parent);
+  if (pid < 0) {  // an untracked parent: its children are untracked too
+    if (newcomm != MPI_COMM_NULL) comms_[newcomm] = -1;
+    return;
+  }
+  int32_t id = -1, leader = -333, key = 0;
+  if (newcomm != MPI_COMM_NULL) {
+    // The member with the lowest world rank leads; the id counts the communicators it led, so it
+    // is new to every member and the same on all (rank + size x count, 1-based).
+    struct {
+      int value, index;
+    } in{rank_, led_}, out{};
+    PMPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, newcomm);
+    if (out.value == rank_) ++led_;
+    const int64_t wide = 1 + out.value + static_cast<int64_t>(size_) * out.index;
+    id = wide > INT_MAX ? -1 : static_cast<int32_t>(wide);
+    leader = out.value;
+    PMPI_Comm_rank(newcomm, &key);
+    comms_[newcomm] = id;
+  }
+  if (dup) {
+    line("comm_dup").arg(id).end_line(pid);
+  } else {
+    line("comm_split").arg(leader).arg(key).arg(id < 0 ? 0 : id).end_line(pid);
+  }
+}
+
+void HybridState::freed(MPI_Comm c) {
+  const auto it = comms_.find(c);
+  if (it == comms_.end()) return;
+  if (it->second > 0) line("comm_free").arg(it->second).end_line();
+  comms_.erase(it);
+}
+
+RequestKey* HybridState::request(MPI_Request r) {
+  const auto it = requests_.find(r);
+  return it == requests_.end() ? nullptr : &it->second;
+}
+
+void HybridState::completed(MPI_Request r) {
+  const auto it = requests_.find(r);
+  if (it == requests_.end()) return;
+  const RequestKey& k = it->second;
+  if (k.comm >= 0) line("wait").arg(k.src).arg(k.dst).arg(k.tag).end_line(k.comm);
+  if (!k.persistent) requests_.erase(it);
+}
+
+void HybridState::defer(MPI_Request real, std::vector<char> copy) {
+  deferred_.push_back(Deferred{real, std::move(copy)});
+}
+
+void HybridState::progress_deferred() {
+  size_t kept = 0;
+  for (size_t i = 0; i < deferred_.size(); ++i) {
+    int done = 0;
+    PMPI_Test(&deferred_[i].req, &done, MPI_STATUS_IGNORE);
+    if (!done) deferred_[kept++] = std::move(deferred_[i]);
+  }
+  deferred_.resize(kept);
+}
+
+}  // namespace simfab::hybrid

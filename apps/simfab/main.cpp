@@ -23,6 +23,7 @@
 #include "calibrate_cmd.hpp"
 #include "cli_options.hpp"
 #include "convert_cmd.hpp"
+#include "hybrid_cmd.hpp"
 #include "platform_cmd.hpp"
 #include "report_cmd.hpp"
 #include "run_outputs.hpp"
@@ -75,7 +76,14 @@ constexpr const char* kUsage =
     "      each with its own copy of the program's globals, its MPI calls simulated, its MPI_Wtime\n"
     "      the simulated time. Without --platform, a default cluster of N hosts. The program's\n"
     "      output comes first, then the summary. Options end at PROGRAM.\n"
-    "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
+    "  simfab hybrid -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
+    "              [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR] [--mpirun-arg ARG]...\n"
+    "              [--] PROGRAM [ARGS...]\n"
+    "      Run a real MPI program (built with mpicc, mpicxx or mpif90; not recompiled) on the real\n"
+    "      MPI with simfab supplying the network: mpirun starts N ranks and one simulator process;\n"
+    "      the program's MPI_Wtime returns its virtual time on the simulated platform, its results\n"
+    "      stay exact. hybrid/compute=none: communication only. Same outputs as simfab run.\n"
+  "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
     "             [--quiet]\n"
     "      Export a time-independent trace as a GOAL schedule (collectives expanded with the\n"
     "      algorithms replay would use, compute turned into time with the platform's host speeds;\n"
@@ -283,6 +291,7 @@ int main_impl(int argc, char** argv) {
   args.erase(args.begin());
   if (cmd == "run") return cmd_run(args);
   if (cmd == "exec") return cmd_exec(args);
+  if (cmd == "hybrid") return cmd_hybrid(args);
   if (cmd == "goal") return cmd_goal(args);
   if (cmd == "convert") return cmd_convert(args);
   if (cmd == "platform") return cmd_platform(args);
@@ -298,7 +307,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, exec, goal, convert, calibrate, report, platform, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, exec, hybrid, goal, convert, calibrate, report, platform, config, coll, version or help");
 }
 
 }  // namespace

@@ -43,34 +43,44 @@ const char* state_name(int s) {
 
 }  // namespace
 
+HybridSettings hybrid_settings(const Platform& platform, const Config& cfg) {
+  HybridSettings h;
+  const std::string& scale = cfg.text("hybrid/compute-scale");
+  char* end = nullptr;
+  h.compute_scale = std::strtod(scale.c_str(), &end);
+  if (scale.empty() || *end != '\0' || !(h.compute_scale > 0) || h.compute_scale > 1e12)
+    throw InputError(SourceLoc{"hybrid/compute-scale", 0, 0},
+                     "expected a positive number (2: a target CPU twice slower), got '" + scale + "'");
+  h.reference_speed = online::reference_speed(cfg);
+  h.measured = cfg.choice("hybrid/compute") == "measured";
+  h.copy_above = cfg.bytes("hybrid/copy-above");
+  h.copy_max = eager_limit(platform, cfg);
+  h.stall_timeout_s = cfg.time("hybrid/stall-timeout").seconds();
+  if (!(h.stall_timeout_s > 0))
+    throw InputError(SourceLoc{"hybrid/stall-timeout", 0, 0}, "expected a positive time (e.g. 10s)");
+  return h;
+}
+
 HybridSimulator::HybridSimulator(HybridTransport& transport, const Platform& platform,
                                  const std::vector<HostId>& rank_host, const Config& cfg)
     : transport_(transport),
       platform_(platform),
       rank_host_(rank_host),
-      stall_timeout_(cfg.time("hybrid/stall-timeout").seconds()),
+      settings_(hybrid_settings(platform, cfg)),
+      stall_timeout_(settings_.stall_timeout_s),
       ranks_(rank_host.size(), Rank::kRunning),
       blocked_in_(rank_host.size()) {
-  const std::string& scale = cfg.text("hybrid/compute-scale");
-  char* end = nullptr;
-  compute_scale_ = std::strtod(scale.c_str(), &end);
-  if (scale.empty() || *end != '\0' || !(compute_scale_ > 0) || compute_scale_ > 1e12)
-    throw InputError(SourceLoc{"hybrid/compute-scale", 0, 0},
-                     "expected a positive number (2: a target CPU twice slower), got '" + scale + "'");
-  reference_speed_ = online::reference_speed(cfg);
-  measured_ = cfg.choice("hybrid/compute") == "measured";
-  copy_above_ = cfg.bytes("hybrid/copy-above");
-  copy_max_ = eager_limit(platform, cfg);
   trace_ = TiTrace::open_stream(static_cast<int>(rank_host.size()), "hybrid", [this](RankId r) { more(r); });
 }
 
 void HybridSimulator::send_setups() {
   for (size_t r = 0; r < rank_host_.size(); ++r) {
     Setup s;
-    const double speed = reference_speed_ > 0 ? reference_speed_ : platform_.host(rank_host_[r]).speed_flops;
-    s.flops_per_s = measured_ ? speed * compute_scale_ : 0;
-    s.copy_above = copy_above_;
-    s.copy_max = copy_max_;
+    const HybridSettings& h = settings_;
+    const double speed = h.reference_speed > 0 ? h.reference_speed : platform_.host(rank_host_[r]).speed_flops;
+    s.flops_per_s = h.measured ? speed * h.compute_scale : 0;
+    s.copy_above = h.copy_above;
+    s.copy_max = h.copy_max;
     transport_.send_setup(static_cast<int>(r), s);
   }
 }

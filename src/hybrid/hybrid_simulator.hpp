@@ -65,6 +65,19 @@ class HybridStall : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+// The run's hybrid/* settings and what follows from the platform and model. Throws InputError
+// for a bad hybrid/* or cpu/reference-speed value, or a model the platform cannot run.
+struct HybridSettings {
+  double compute_scale = 1;
+  double reference_speed = 0;  // flop/s of this machine (cpu/reference-speed); 0: each host's speed
+  bool measured = true;        // hybrid/compute
+  uint64_t copy_above = 4096;
+  uint64_t copy_max = 0;       // the model's largest eager message
+  double stall_timeout_s = 10;
+};
+HybridSettings hybrid_settings(const Platform& platform, const Config& cfg);
+inline void check_hybrid_config(const Platform& platform, const Config& cfg) { (void)hybrid_settings(platform, cfg); }
+
 class HybridSimulator {
  public:
   // `rank_host`: the platform host of each rank. Throws InputError for bad hybrid/* values.
@@ -88,10 +101,7 @@ class HybridSimulator {
   const Platform& platform_;
   std::vector<HostId> rank_host_;
   std::unique_ptr<TiTrace> trace_;
-  double compute_scale_ = 1, reference_speed_ = 0;
-  bool measured_ = true;
-  uint64_t copy_above_ = 4096;
-  uint64_t copy_max_ = 0;
+  HybridSettings settings_;
   std::chrono::duration<double> stall_timeout_;
   enum class Rank : uint8_t { kRunning, kBlocked, kWtime, kEnded };
   std::vector<Rank> ranks_;

@@ -1,5 +1,7 @@
 #include "hybrid_state.hpp"
 
+#include <dlfcn.h>
+
 #include <charconv>
 #include <climits>
 #include <cstdio>
@@ -206,6 +208,20 @@ void HybridState::progress_deferred() {
     if (!done) deferred_[kept++] = std::move(deferred_[i]);
   }
   deferred_.resize(kept);
+}
+
+void* fortran_comm(void* p) {
+  static MPI_Fint world = PMPI_Comm_c2f(MPI_COMM_WORLD);
+  static MPI_Fint app = MPI_Fint(-1);
+  if (!state().active() || *static_cast<MPI_Fint*>(p) != world) return p;
+  if (app == MPI_Fint(-1)) app = PMPI_Comm_c2f(state().app());
+  return &app;
+}
+
+void* fortran_next(const char* name) {
+  void* f = dlsym(RTLD_NEXT, name);
+  if (!f) fatal(std::string("the MPI library has no Fortran binding ") + name);
+  return f;
 }
 
 }  // namespace simfab::hybrid

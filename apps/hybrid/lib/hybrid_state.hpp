@@ -146,6 +146,12 @@ inline MPI_Comm app_comm(MPI_Comm c) {
   return c == MPI_COMM_WORLD && state().active() ? state().app() : c;
 }
 
+// Fortran bindings (wrap_fortran.cpp, the generated forwarders): `p` points to a Fortran
+// communicator handle; MPI_COMM_WORLD's becomes the application world's.
+void* fortran_comm(void* p);
+// Open MPI's own Fortran binding `name` (the next definition after this library).
+void* fortran_next(const char* name);
+
 // The guard every recording wrapper opens: the outermost one accounts the computation before it
 // and restarts the clock when it returns; `on` is false when the call must pass straight through.
 class CallScope {

@@ -8,11 +8,12 @@ void parse_hybrid_options(const std::vector<std::string>& args, HybridRunOptions
   static constexpr CliOption kOptions[] = {
       {"--platform"},  {"--hostfile"}, {"--cfg"},          {"--json"},         {"--reproducible", false},
       {"--quiet", false}, {"--trace-out"}, {"--paje"},     {"--stats"},        {"--trace-ranks"},
-      {"--trace-window"}, {"--switch"}, {"--pcontrol"},    {"--switch-after"}};
+      {"--trace-window"}, {"--switch"}, {"--pcontrol"},    {"--switch-after"}, {"--ti-out"}};
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, o.in, cfg) || apply_output_option(name, value, o.out)) return;
     if (name == "--json") o.out.json = value;
     else if (name == "--reproducible") o.reproducible = true;
+    else if (name == "--ti-out") o.ti_out = value;
     else o.quiet = true;
   });
 }

@@ -18,10 +18,11 @@ struct HybridRunOptions {
   SimulationInput in;
   OutputOptions out;
   bool reproducible = false, quiet = false;
+  std::string ti_out;  // --ti-out FILE: the ranks' streams as one TI trace (simfab run replays it)
 };
 
 // --platform, --hostfile, --cfg, --json, --reproducible, --quiet, --trace-out, --paje, --stats,
-// --trace-ranks, --trace-window, --switch, --pcontrol, --switch-after. Throws usage_error.
+// --trace-ranks, --trace-window, --switch, --pcontrol, --switch-after, --ti-out. Throws usage_error.
 void parse_hybrid_options(const std::vector<std::string>& args, HybridRunOptions& o, Config& cfg);
 
 std::string join_options(const std::vector<std::string>& args);

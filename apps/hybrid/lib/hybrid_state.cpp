@@ -2,11 +2,13 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <charconv>
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 
 namespace simfab::hybrid {
 
@@ -148,32 +150,63 @@ int32_t HybridState::comm_id(MPI_Comm c) const {
   return it == comms_.end() ? -1 : it->second;
 }
 
-void HybridState::created(MPI_Comm parent, MPI_Comm newcomm, bool dup) {
+namespace {
+
+// FNV-1a over the words, folded into [1, 2^30).
+int32_t comm_hash(std::initializer_list<int64_t> words) {
+  uint64_t h = 1469598103934665603ull;
+  for (int64_t w : words)
+    for (int i = 0; i < 8; ++i) {
+      h ^= static_cast<uint64_t>(w >> (8 * i)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  return static_cast<int32_t>(1 + h % ((1u << 30) - 1));
+}
+
+}  // namespace
+
+int32_t HybridState::creating(MPI_Comm parent, int color, int key, bool dup) {
   const int32_t pid = comm_id(parent);
-  if (pid < 0) {  // an untracked parent: its children are untracked too
-    if (newcomm != MPI_COMM_NULL) comms_[newcomm] = -1;
-    return;
-  }
-  int32_t id = -1, leader = -333, key = 0;
-  if (newcomm != MPI_COMM_NULL) {
-    // The member with the lowest world rank leads; the id counts the communicators it led, so it
-    // is new to every member and the same on all (rank + size x count, 1-based).
-    struct {
-      int value, index;
-    } in{rank_, led_}, out{};
-    PMPI_Allreduce(&in, &out, 1, MPI_2INT, MPI_MINLOC, newcomm);
-    if (out.value == rank_) ++led_;
-    const int64_t wide = 1 + out.value + static_cast<int64_t>(size_) * out.index;
-    id = wide > INT_MAX ? -1 : static_cast<int32_t>(wide);
-    leader = out.value;
-    PMPI_Comm_rank(newcomm, &key);
-    comms_[newcomm] = id;
-  }
+  if (pid < 0) return -1;
+  const uint32_t seq = next_creation(pid);
   if (dup) {
+    const int32_t id = comm_hash({pid, seq, -1});
     line("comm_dup").arg(id).end_line(pid);
-  } else {
-    line("comm_split").arg(leader).arg(key).arg(id < 0 ? 0 : id).end_line(pid);
+    return id;
   }
+  if (color == MPI_UNDEFINED) {
+    line("comm_split").arg(-333).arg(key).arg(-1).end_line(pid);
+    return -1;
+  }
+  const int32_t id = comm_hash({pid, seq, color});
+  line("comm_split").arg(color).arg(key).arg(id).end_line(pid);
+  return id;
+}
+
+int32_t HybridState::creating_group(MPI_Comm parent, MPI_Group group) {
+  const int32_t pid = comm_id(parent);
+  if (pid < 0) return -1;
+  const uint32_t seq = next_creation(pid);
+  int n = 0, me = MPI_UNDEFINED;
+  PMPI_Group_size(group, &n);
+  PMPI_Group_rank(group, &me);
+  MPI_Group pg;
+  PMPI_Comm_group(parent, &pg);
+  std::vector<int> in(static_cast<size_t>(n)), out(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) in[static_cast<size_t>(i)] = i;
+  PMPI_Group_translate_ranks(group, n, in.data(), pg, out.data());
+  PMPI_Group_free(&pg);
+  uint64_t h = 0;  // the group itself enters the id: members of different groups must not agree
+  for (int r : out) h = h * 1000003 + static_cast<uint64_t>(static_cast<uint32_t>(r));
+  const int32_t id = comm_hash({pid, seq, static_cast<int64_t>(h)});
+  line("comm_create").arg(me == MPI_UNDEFINED ? -1 : id).arg(n);
+  for (int r : out) arg(r);
+  end_line(pid);
+  return me == MPI_UNDEFINED ? -1 : id;
+}
+
+void HybridState::created(MPI_Comm newcomm, int32_t id) {
+  if (newcomm != MPI_COMM_NULL) comms_[newcomm] = id;
 }
 
 void HybridState::freed(MPI_Comm c) {
@@ -191,9 +224,48 @@ RequestKey* HybridState::request(MPI_Request r) {
 void HybridState::completed(MPI_Request r) {
   const auto it = requests_.find(r);
   if (it == requests_.end()) return;
+  if (std::find(floating_.begin(), floating_.end(), r) != floating_.end()) {
+    write_waitany();
+    consumed(r);
+    return;
+  }
   const RequestKey& k = it->second;
   if (k.comm >= 0) line("wait").arg(k.src).arg(k.dst).arg(k.tag).end_line(k.comm);
   if (!k.persistent) requests_.erase(it);
+}
+
+void HybridState::write_waitany() {
+  // One communicator: `waitany <n> (<src> <dst> <tag>) x n comm=<id>`; several: any request.
+  int32_t comm = -2;
+  for (MPI_Request f : floating_) {
+    const int32_t c = requests_[f].comm;
+    comm = comm == -2 || comm == c ? c : -3;
+  }
+  if (comm < 0) {
+    line("waitany").end_line();
+    return;
+  }
+  line("waitany").arg(static_cast<int64_t>(floating_.size()));
+  for (MPI_Request f : floating_) {
+    const RequestKey& k = requests_[f];
+    arg(k.src).arg(k.dst).arg(k.tag);
+  }
+  end_line(comm);
+}
+
+void HybridState::waiting_any(const MPI_Request* reqs, int n) {
+  for (int i = 0; i < n; ++i) {
+    const auto it = requests_.find(reqs[i]);
+    if (it == requests_.end() || it->second.comm < 0) continue;
+    if (std::find(floating_.begin(), floating_.end(), reqs[i]) == floating_.end()) floating_.push_back(reqs[i]);
+  }
+  if (!floating_.empty()) write_waitany();
+}
+
+void HybridState::consumed(MPI_Request r) {
+  floating_.erase(std::remove(floating_.begin(), floating_.end(), r), floating_.end());
+  const auto it = requests_.find(r);
+  if (it != requests_.end() && !it->second.persistent) requests_.erase(it);
 }
 
 void HybridState::defer(MPI_Request real, std::vector<char> copy) {

@@ -4,14 +4,14 @@
 // The library is a set of PMPI wrappers (wrap_*.cpp). Each wrapped call runs the real PMPI_X, so
 // data really moves and results stay exact, and appends TI lines (replay/ti_trace.hpp) to the
 // rank's stream, which the simulator process replays while the program runs:
-//   - compute: the real time since the previous wrapper returned, times Setup::flops_per_s, as
-//     `compute <flops>` before the call's own line. Time inside wrappers (the real transfers,
+//   - compute: the CPU time the rank's thread used since the previous wrapper returned, times
+//     Setup::flops_per_s, as `compute <flops>` before the call's own line. Time inside wrappers (the real transfers,
 //     the stream's messages, waiting for the simulator) never reaches it: intrusion-free.
 //   - MPI_Wtime: flushes the stream with a `wtime` line and waits for the simulator's answer: the
 //     rank's virtual time there. Nothing else ever waits for the simulator.
 //   - communicators: MPI_COMM_WORLD is the application's world (app_comm: the real world minus
-//     the simulator); a communicator the rank creates gets an id every member agrees on
-//     (new_comm_id) and its calls carry `comm=<id>`; calls on a communicator the library did not
+//     the simulator); a communicator the rank creates gets an id every member computes alike
+//     (creating) and its calls carry `comm=<id>`; calls on a communicator the library did not
 //     see created (inter-communicators, MPI_Comm_create_group) are not recorded.
 //   - requests: the TI key (source, destination, tag, communicator) of every request from an
 //     isend/irecv (or a persistent request's start) until a completion call finds it done and
@@ -21,9 +21,11 @@
 // replays a rank's calls in virtual-time order and blocks when it needs a rank's next line. A rank
 // waits only in MPI_Wtime (for the simulator) and in real MPI calls. Two rules keep these waits
 // from closing a cycle:
-//   (1) the stream is flushed before any real call blocks: a call that may block is started
-//       non-blocking (PMPI_I*) and tested; only if it is not done does the rank flush, send
-//       kBlocked and wait (blocking_call);
+//   (1) before a rank waits in a real call, the simulator has every line up to and including that
+//       call's: a call that may block is started non-blocking (PMPI_I*) and tested; only if it is
+//       not done does the rank write the call's line (if it was to be written after the call,
+//       with what the call returned: a receive's real source, the request a wait-any found),
+//       flush, send kBlocked and wait (blocking_call);
 //   (2) a call that completes at once in the simulation completes at once in the real run too:
 //       sends of copy_above < bytes <= copy_max go from a copy (the caller's request, if any, is a
 //       generalized request completed at once), and the collective roles that need nothing from
@@ -49,9 +51,11 @@
 
 namespace simfab::hybrid {
 
+// The rank's computation clock: the calling thread's CPU time (as simfab exec's measured mode),
+// so that a rank descheduled on a shared core, or waiting outside MPI, is not charged for it.
 inline int64_t now_ns() {
   timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
   return static_cast<int64_t>(ts.tv_sec) * 1000000000 + ts.tv_nsec;
 }
 
@@ -95,19 +99,34 @@ class HybridState {
 
   // Communicators: the TI id (0: the application's world; -1: not tracked).
   int32_t comm_id(MPI_Comm c) const;
-  // After a real creation call on `parent`: agrees with the other members on newcomm's id (a
-  // real MPI_Allreduce on newcomm) and writes the TI line (comm_dup, or comm_split with the new
-  // communicator's leader as color and the rank's new rank as key; MPI_UNDEFINED when the rank
-  // got MPI_COMM_NULL).
-  void created(MPI_Comm parent, MPI_Comm newcomm, bool dup);
+  // Communicator creation, in two steps around the real call, whose line must be in the stream
+  // before the call may block (rule 1): creating() writes `comm_split <color> <key> <id>` on
+  // `parent` (or `comm_dup <id>` when dup; color MPI_UNDEFINED: the rank gets none) and returns
+  // the id; created() binds the new communicator to it. Every member computes the same id without
+  // talking to the others: a hash of the parent's id, the parent's creation count (the members
+  // create on a parent in the same order) and the color, in [1, 2^30). Two live communicators
+  // with the same id (about 1 in 10^5 for 100 at once) stop the run with the simulator's error.
+  // Untracked parent: -1, nothing written.
+  int32_t creating(MPI_Comm parent, int color, int key, bool dup);
+  void created(MPI_Comm newcomm, int32_t id);
+  // comm_create: the group's ranks in the parent (-1 for a rank not in it).
+  int32_t creating_group(MPI_Comm parent, MPI_Group group);
   void freed(MPI_Comm c);
 
   // Requests.
   void add_request(MPI_Request r, const RequestKey& k) { requests_[r] = k; }
   RequestKey* request(MPI_Request r);
   void forget_request(MPI_Request r) { requests_.erase(r); }
-  // A completion call found request `r` (its value before the call) done: writes `wait` for it.
+  // A completion call found request `r` (its value before the call) done: writes `wait` for it
+  // (`waitany` over the floating requests if it is one of them).
   void completed(MPI_Request r);
+  // MPI_Waitany / MPI_Waitsome must block on `reqs`: the simulation cannot know which will
+  // complete first, so the known ones float (a completion of any floating request writes
+  // `waitany` over all of them: the simulation completes whichever comes first there, and the
+  // two runs complete as many of them each time); writes that `waitany` now. After the real call,
+  // consumed(r) for the request its line stood for.
+  void waiting_any(const MPI_Request* reqs, int n);
+  void consumed(MPI_Request r);
 
   // Sends from a copy (rule 2): the real request (and the copy) are kept until done.
   bool copy_send(int64_t bytes) const { return static_cast<uint64_t>(bytes) > setup_.copy_above &&
@@ -131,12 +150,15 @@ class HybridState {
   std::string rank_prefix_;
   std::unordered_map<MPI_Comm, int32_t> comms_;
   std::unordered_map<MPI_Request, RequestKey> requests_;
+  std::vector<MPI_Request> floating_;
+  void write_waitany();
   struct Deferred {
     MPI_Request req;
     std::vector<char> copy;
   };
   std::vector<Deferred> deferred_;
-  int32_t led_ = 0;  // communicators this rank led (their ids: new_comm_id)
+  std::unordered_map<int32_t, uint32_t> creations_;  // per parent id: creations so far
+  uint32_t next_creation(int32_t parent) { return creations_[parent]++; }
 };
 
 HybridState& state();
@@ -182,17 +204,25 @@ struct TiCount {
 TiCount ti_count(int count, MPI_Datatype type);
 
 // Runs a call that may block (rule 1): start(&req) issues it non-blocking; if a test does not
-// find it done, the stream is flushed and the rank waits.
-template <class Start>
-int blocking_call(const char* call, MPI_Status* status, Start&& start) {
+// find it done, the stream is flushed and the rank waits. `blocks()` runs first then: it writes
+// the call's line if it was not written yet (the simulation needs it before the rank waits).
+// Returns whether the rank had to wait through `waited`.
+template <class Start, class Blocks>
+int blocking_call(const char* call, MPI_Status* status, Start&& start, Blocks&& blocks, bool* waited = nullptr) {
   MPI_Request req = MPI_REQUEST_NULL;
   int rc = start(&req);
   if (rc != MPI_SUCCESS) return rc;
   int done = 0;
   rc = PMPI_Test(&req, &done, status);
+  if (waited) *waited = rc == MPI_SUCCESS && !done;
   if (rc != MPI_SUCCESS || done) return rc;
+  blocks();
   state().about_to_block(call);
   return PMPI_Wait(&req, status);
+}
+template <class Start>
+int blocking_call(const char* call, MPI_Status* status, Start&& start) {
+  return blocking_call(call, status, start, [] {});
 }
 
 }  // namespace simfab::hybrid

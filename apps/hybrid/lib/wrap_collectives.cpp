@@ -296,50 +296,93 @@ extern "C" int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount
 
 namespace {
 
-template <class Create>
-int create(MPI_Comm comm, MPI_Comm* newcomm, bool dup, Create&& call) {
+// plan() writes the line and returns the id (HybridState::creating), before the real call.
+template <class Plan, class Create>
+int create(MPI_Comm comm, MPI_Comm* newcomm, Plan&& plan, Create&& call) {
   CallScope scope;
   const MPI_Comm c = app_comm(comm);
-  if (scope) state().flush();
+  const int32_t id = scope ? plan(c) : -1;
+  if (scope) state().flush();  // the call may wait for the other members
   const int rc = call(c);
-  if (scope && rc == MPI_SUCCESS) state().created(c, *newcomm, dup);
+  if (scope && rc == MPI_SUCCESS) state().created(*newcomm, id);
   return rc;
+}
+
+int32_t split(MPI_Comm c, int color, int key) { return state().creating(c, color, key, false); }
+int32_t dup(MPI_Comm c) { return state().creating(c, 0, 0, true); }
+
+// A color no rank on another host shares (MPI_COMM_TYPE_SHARED groups the ranks of a host).
+int host_color() {
+  char name[MPI_MAX_PROCESSOR_NAME];
+  int len = 0;
+  PMPI_Get_processor_name(name, &len);
+  unsigned h = 2166136261u;
+  for (int i = 0; i < len; ++i) h = (h ^ static_cast<unsigned char>(name[i])) * 16777619u;
+  return static_cast<int>(h & 0x3fffffff);
 }
 
 }  // namespace
 
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
-  return create(comm, newcomm, true, [&](MPI_Comm c) { return PMPI_Comm_dup(c, newcomm); });
+  return create(comm, newcomm, dup, [&](MPI_Comm c) { return PMPI_Comm_dup(c, newcomm); });
 }
 extern "C" int MPI_Comm_dup_with_info(MPI_Comm comm, MPI_Info info, MPI_Comm* newcomm) {
-  return create(comm, newcomm, true, [&](MPI_Comm c) { return PMPI_Comm_dup_with_info(c, info, newcomm); });
+  return create(comm, newcomm, dup, [&](MPI_Comm c) { return PMPI_Comm_dup_with_info(c, info, newcomm); });
 }
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) { return PMPI_Comm_split(c, color, key, newcomm); });
+  return create(comm, newcomm, [&](MPI_Comm c) { return split(c, color, key); },
+                [&](MPI_Comm c) { return PMPI_Comm_split(c, color, key, newcomm); });
 }
 extern "C" int MPI_Comm_split_type(MPI_Comm comm, int type, int key, MPI_Info info, MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) { return PMPI_Comm_split_type(c, type, key, info, newcomm); });
+  return create(comm, newcomm,
+                [&](MPI_Comm c) { return split(c, type == MPI_UNDEFINED ? MPI_UNDEFINED : host_color(), key); },
+                [&](MPI_Comm c) { return PMPI_Comm_split_type(c, type, key, info, newcomm); });
 }
 extern "C" int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) { return PMPI_Comm_create(c, group, newcomm); });
+  return create(comm, newcomm, [&](MPI_Comm c) { return state().creating_group(c, group); },
+                [&](MPI_Comm c) { return PMPI_Comm_create(c, group, newcomm); });
 }
+// Topologies: the ranks keep their order (no reordering, as Open MPI's default topology
+// component does); ranks outside a Cartesian grid get none.
 extern "C" int MPI_Cart_create(MPI_Comm comm, int ndims, const int dims[], const int periods[], int reorder,
                                MPI_Comm* newcomm) {
-  return create(comm, newcomm, false,
+  return create(comm, newcomm,
+                [&](MPI_Comm c) {
+                  int cells = 1, r = comm_rank(c);
+                  for (int i = 0; i < ndims; ++i) cells *= dims[i];
+                  return split(c, r < cells ? 0 : MPI_UNDEFINED, r);
+                },
                 [&](MPI_Comm c) { return PMPI_Cart_create(c, ndims, dims, periods, reorder, newcomm); });
 }
 extern "C" int MPI_Cart_sub(MPI_Comm comm, const int remain[], MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) { return PMPI_Cart_sub(c, remain, newcomm); });
+  return create(comm, newcomm,
+                [&](MPI_Comm c) {
+                  // The color: this rank's coordinates along the dimensions that do not remain.
+                  int ndims = 0, r = comm_rank(c);
+                  PMPI_Cartdim_get(c, &ndims);
+                  std::vector<int> coords(static_cast<size_t>(ndims > 0 ? ndims : 1)), dims(coords.size()),
+                      periods(coords.size());
+                  PMPI_Cart_get(c, ndims, dims.data(), periods.data(), coords.data());
+                  int color = 0;
+                  for (int i = 0; i < ndims; ++i)
+                    if (!remain[i]) color = color * dims[static_cast<size_t>(i)] + coords[static_cast<size_t>(i)];
+                  return split(c, color, r);
+                },
+                [&](MPI_Comm c) { return PMPI_Cart_sub(c, remain, newcomm); });
 }
 extern "C" int MPI_Graph_create(MPI_Comm comm, int nnodes, const int index[], const int edges[], int reorder,
                                 MPI_Comm* newcomm) {
-  return create(comm, newcomm, false,
+  return create(comm, newcomm,
+                [&](MPI_Comm c) {
+                  const int r = comm_rank(c);
+                  return split(c, r < nnodes ? 0 : MPI_UNDEFINED, r);
+                },
                 [&](MPI_Comm c) { return PMPI_Graph_create(c, nnodes, index, edges, reorder, newcomm); });
 }
 extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const int sources[],
                                               const int sourceweights[], int outdegree, const int destinations[],
                                               const int destweights[], MPI_Info info, int reorder, MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) {
+  return create(comm, newcomm, dup, [&](MPI_Comm c) {
     return PMPI_Dist_graph_create_adjacent(c, indegree, sources, sourceweights, outdegree, destinations, destweights,
                                            info, reorder, newcomm);
   });
@@ -347,7 +390,7 @@ extern "C" int MPI_Dist_graph_create_adjacent(MPI_Comm comm, int indegree, const
 extern "C" int MPI_Dist_graph_create(MPI_Comm comm, int n, const int sources[], const int degrees[],
                                      const int destinations[], const int weights[], MPI_Info info, int reorder,
                                      MPI_Comm* newcomm) {
-  return create(comm, newcomm, false, [&](MPI_Comm c) {
+  return create(comm, newcomm, dup, [&](MPI_Comm c) {
     return PMPI_Dist_graph_create(c, n, sources, degrees, destinations, weights, info, reorder, newcomm);
   });
 }

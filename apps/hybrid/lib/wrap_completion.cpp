@@ -22,12 +22,6 @@ std::vector<MPI_Request>& saved(int count, const MPI_Request* requests) {
   return v;
 }
 
-std::vector<MPI_Status>& statuses(int count) {
-  static std::vector<MPI_Status> v;
-  if (v.size() < static_cast<size_t>(count)) v.resize(static_cast<size_t>(count));
-  return v;
-}
-
 }  // namespace
 
 extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
@@ -36,9 +30,10 @@ extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   const MPI_Request before = *request;
   int done = 0;
   int rc = PMPI_Test(request, &done, status);
-  if (rc == MPI_SUCCESS && !done) {
+  if (rc == MPI_SUCCESS && !done) {  // its line before the rank waits (rule 1)
+    state().completed(before);
     state().about_to_block("MPI_Wait");
-    rc = PMPI_Wait(request, status);
+    return PMPI_Wait(request, status);
   }
   if (rc == MPI_SUCCESS) state().completed(before);
   return rc;
@@ -50,13 +45,11 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
   std::vector<MPI_Request>& before = saved(count, requests);
   int done = 0;
   int rc = PMPI_Testall(count, requests, &done, statuses_out);
-  if (rc == MPI_SUCCESS && !done) {
-    state().about_to_block("MPI_Waitall");
-    rc = PMPI_Waitall(count, requests, statuses_out);
-  }
-  if (rc == MPI_SUCCESS)
-    for (MPI_Request r : before) state().completed(r);
-  return rc;
+  if (rc != MPI_SUCCESS) return rc;
+  for (MPI_Request r : before) state().completed(r);  // before the rank waits, if it does (rule 1)
+  if (done) return rc;
+  state().about_to_block("MPI_Waitall");
+  return PMPI_Waitall(count, requests, statuses_out);
 }
 
 extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_Status* status) {
@@ -65,11 +58,15 @@ extern "C" int MPI_Waitany(int count, MPI_Request requests[], int* index, MPI_St
   std::vector<MPI_Request>& before = saved(count, requests);
   int done = 0;
   int rc = PMPI_Testany(count, requests, index, &done, status);
-  if (rc == MPI_SUCCESS && !done) {
-    state().about_to_block("MPI_Waitany");
-    rc = PMPI_Waitany(count, requests, index, status);
+  if (rc != MPI_SUCCESS) return rc;
+  if (done) {
+    if (*index != MPI_UNDEFINED) state().completed(before[static_cast<size_t>(*index)]);
+    return rc;
   }
-  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) state().completed(before[static_cast<size_t>(*index)]);
+  state().waiting_any(requests, count);
+  state().about_to_block("MPI_Waitany");
+  rc = PMPI_Waitany(count, requests, index, status);
+  if (rc == MPI_SUCCESS && *index != MPI_UNDEFINED) state().consumed(before[static_cast<size_t>(*index)]);
   return rc;
 }
 
@@ -79,12 +76,22 @@ extern "C" int MPI_Waitsome(int count, MPI_Request requests[], int* outcount, in
   if (!scope) return PMPI_Waitsome(count, requests, outcount, indices, statuses_out);
   std::vector<MPI_Request>& before = saved(count, requests);
   int rc = PMPI_Testsome(count, requests, outcount, indices, statuses_out);
-  if (rc == MPI_SUCCESS && *outcount == 0) {
-    state().about_to_block("MPI_Waitsome");
-    rc = PMPI_Waitsome(count, requests, outcount, indices, statuses_out);
+  if (rc != MPI_SUCCESS) return rc;
+  if (*outcount != 0) {
+    if (*outcount != MPI_UNDEFINED)
+      for (int i = 0; i < *outcount; ++i) state().completed(before[static_cast<size_t>(indices[i])]);
+    return rc;
   }
+  // The rank waits: one `waitany` now for the first to complete; the others found with it after.
+  state().waiting_any(requests, count);
+  state().about_to_block("MPI_Waitsome");
+  rc = PMPI_Waitsome(count, requests, outcount, indices, statuses_out);
   if (rc == MPI_SUCCESS && *outcount != MPI_UNDEFINED)
-    for (int i = 0; i < *outcount; ++i) state().completed(before[static_cast<size_t>(indices[i])]);
+    for (int i = 0; i < *outcount; ++i) {
+      const MPI_Request r = before[static_cast<size_t>(indices[i])];
+      if (i == 0) state().consumed(r);
+      else state().completed(r);
+    }
   return rc;
 }
 
@@ -128,12 +135,20 @@ extern "C" int MPI_Testsome(int count, MPI_Request requests[], int* outcount, in
   CallScope scope;
   if (!scope) return PMPI_Testsome(count, requests, outcount, indices, statuses_out);
   std::vector<MPI_Request>& before = saved(count, requests);
-  MPI_Status* st = statuses_out;
-  if (st == MPI_STATUSES_IGNORE) st = statuses(count).data();
-  const int rc = PMPI_Testsome(count, requests, outcount, indices, st);
+  const int rc = PMPI_Testsome(count, requests, outcount, indices, statuses_out);
   if (rc != MPI_SUCCESS) return rc;
   if (*outcount == 0) state().flush();
   else if (*outcount != MPI_UNDEFINED)
     for (int i = 0; i < *outcount; ++i) state().completed(before[static_cast<size_t>(indices[i])]);
   return rc;
+}
+
+// A receive cancelled in the real run is cancelled in the simulation too (TI `cancel`: if it has
+// not matched there either); its completion call then writes its `wait` as for any request.
+extern "C" int MPI_Cancel(MPI_Request* request) {
+  CallScope scope;
+  if (scope)
+    if (const simfab::hybrid::RequestKey* k = state().request(*request); k && !k->send && k->comm >= 0)
+      state().line("cancel").arg(k->src).arg(k->dst).arg(k->tag).end_line(k->comm);
+  return PMPI_Cancel(request);
 }

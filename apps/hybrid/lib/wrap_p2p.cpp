@@ -163,9 +163,15 @@ extern "C" int MPI_Recv(void* buf, int count, MPI_Datatype type, int source, int
   if (id < 0) return PMPI_Recv(buf, count, type, source, tag, c, status);
   MPI_Status local;
   MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
-  const int rc = blocking_call("MPI_Recv", st,
-                               [&](MPI_Request* r) { return PMPI_Irecv(buf, count, type, source, tag, c, r); });
-  if (rc == MPI_SUCCESS) write_recv("recv", source, *st, id);
+  bool waited = false;
+  const int rc = blocking_call(
+      "MPI_Recv", st, [&](MPI_Request* r) { return PMPI_Irecv(buf, count, type, source, tag, c, r); },
+      [&] {  // the rank waits: the line now, as posted (a wildcard stays one for the simulation)
+        const auto n = ti_count(count, type);
+        state().line("recv").arg(ti_peer(source)).arg(ti_tag(tag)).arg(n.count).arg(n.dt).end_line(id);
+      },
+      &waited);
+  if (rc == MPI_SUCCESS && !waited) write_recv("recv", source, *st, id);
   return rc;
 }
 
@@ -204,28 +210,26 @@ int sendrecv(const void* sbuf, int scount, MPI_Datatype stype, int dest, int sta
            ? send_from_copy(PMPI_Isend, sbuf, scount, stype, dest, stag, c, nullptr)
            : PMPI_Isend(sbuf, scount, stype, dest, stag, c, &reqs[1]);
   if (rc != MPI_SUCCESS) return rc;
+  const auto write = [&](int src, int tg, int64_t bytes) {
+    state().line("sendrecv").arg(ti_peer(dest)).arg(stag).arg(sn.bytes).arg(src).arg(tg).arg(bytes).arg(6).arg(6)
+        .end_line(id);
+  };
   MPI_Status sts[2];
   int done = 0;
   rc = PMPI_Testall(2, reqs, &done, sts);
-  if (rc == MPI_SUCCESS && !done) {
+  if (rc == MPI_SUCCESS && !done) {  // the rank waits: the line now, the receive as posted
+    write(ti_peer(source), ti_tag(rtag), ti_count(rcount, rtype).bytes);
     state().about_to_block("MPI_Sendrecv");
     rc = PMPI_Waitall(2, reqs, sts);
+    if (rc != MPI_SUCCESS) return rc;
+    *st = sts[0];
+    return MPI_SUCCESS;
   }
   if (rc != MPI_SUCCESS) return rc;
   *st = sts[0];
   int bytes = 0;
   if (source != MPI_PROC_NULL) PMPI_Get_count(st, MPI_BYTE, &bytes);
-  state()
-      .line("sendrecv")
-      .arg(ti_peer(dest))
-      .arg(stag)
-      .arg(sn.bytes)
-      .arg(source == MPI_PROC_NULL ? kTiProcNull : st->MPI_SOURCE)
-      .arg(source == MPI_PROC_NULL ? 0 : st->MPI_TAG)
-      .arg(bytes)
-      .arg(6)
-      .arg(6)
-      .end_line(id);
+  write(source == MPI_PROC_NULL ? kTiProcNull : st->MPI_SOURCE, source == MPI_PROC_NULL ? 0 : st->MPI_TAG, bytes);
   return MPI_SUCCESS;
 }
 
@@ -260,13 +264,14 @@ extern "C" int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status)
   MPI_Status* st = status == MPI_STATUS_IGNORE ? &local : status;
   int flag = 0;
   int rc = PMPI_Iprobe(source, tag, c, &flag, st);
-  if (rc == MPI_SUCCESS && !flag) {
-    state().about_to_block("MPI_Probe");
-    rc = PMPI_Probe(source, tag, c, st);
-  }
-  if (rc == MPI_SUCCESS && source != MPI_PROC_NULL)
+  if (rc != MPI_SUCCESS || source == MPI_PROC_NULL) return rc;
+  if (flag) {
     state().line("probe").arg(st->MPI_SOURCE).arg(st->MPI_TAG).end_line(id);
-  return rc;
+    return rc;
+  }
+  state().line("probe").arg(ti_peer(source)).arg(ti_tag(tag)).end_line(id);  // the rank waits: as posted
+  state().about_to_block("MPI_Probe");
+  return PMPI_Probe(source, tag, c, st);
 }
 
 extern "C" int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status) {

@@ -16,6 +16,7 @@
 #include "../../simfab/cli_options.hpp"
 #include "../../simfab/hybrid_options.hpp"
 #include "../../simfab/run_outputs.hpp"
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "energy/greedy_lb.hpp"
 #include "hybrid/hybrid_simulator.hpp"
@@ -72,6 +73,10 @@ int simulate(hybrid::MpiTransport& transport, int argc, char** argv) {
   execute_program(platform, rank_host, program, ops, engine, cfg, out, hooks, o.in.switches);
   if (!out.exec.blocked.empty()) transport.abort(3, deadlock_text(out));
   sim.drain();
+  if (!o.ti_out.empty())  // every rank's stream in turn: a shared trace whose ranks come in blocks
+    write_file_atomically(o.ti_out, "the hybrid run's TI trace (--ti-out)", [&](std::ostream& os) {
+      for (int r = 0; r < n; ++r) os << sim.trace().text(static_cast<uint32_t>(r));
+    });
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   outputs.finish(out);
   if (!o.quiet) {

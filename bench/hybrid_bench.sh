@@ -7,7 +7,10 @@
 #      the simulator process). The program times its loop with CLOCK_MONOTONIC (real time, which
 #      simfab does not touch) and with MPI_Wtime (virtual time under simfab hybrid, on the default
 #      cluster: 1 Gf hosts, 10 Gbps / 1 us links, LogGOPS). A message is one one-way send; rank 0
-#      reports its pair. `added` = hybrid wall - plain wall, per message.
+#      reports its pair. `added` = hybrid wall - plain wall, per message. `CPU` is rank 0's own
+#      user + system time over the loop (getrusage; Open MPI's waiting included). Both launches
+#      run with --bind-to none: mpirun binds 2 ranks to a core each by default, which made plain
+#      1 MiB messages 3-4x slower and 8 B ones erratic here (3 or more processes are not bound).
 #   2. The simulator's event rate: one hybrid run with --json (2 ranks, 8 B): events /
 #      simulate_s (the simulator runs while the program does, so this is the rate the program
 #      lets it reach), against `simfab run` replaying the same TI lines offline (written here,
@@ -31,21 +34,18 @@ done
 cp "$BUILD/libsimfab-hybrid.so" "$BUILD/simfab-hybrid-sim" "$TMP/"
 mpicc -O2 -o "$TMP/hybrid_overhead" "$HERE/hybrid_overhead.c"
 
-MPIRUN=(mpirun --oversubscribe)
-[ "$(id -u)" = 0 ] && MPIRUN=(mpirun --allow-run-as-root --oversubscribe)
-HYBRID=("$SIMFAB" hybrid --quiet --cfg hybrid/compute=none)
+MPIRUN=(mpirun --oversubscribe --bind-to none)
+[ "$(id -u)" = 0 ] && MPIRUN=(mpirun --allow-run-as-root --oversubscribe --bind-to none)
+HYBRID=("$SIMFAB" hybrid --quiet --cfg hybrid/compute=none --mpirun-arg --bind-to --mpirun-arg none)
 TIMEOUT=${SIMFAB_BENCH_TIMEOUT:-300}
-
-# field NAME < LINE: the value after NAME in the program's output line
-field() { awk -v k="$1" '{ for (i = 1; i < NF; ++i) if ($i == k) print $(i + 1) }'; }
 
 # measure NP SIZE ITERS WARMUP: REPS plain and REPS hybrid runs, one table row
 measure() {
-  local np="$1" size="$2" iters="$3" warmup="$4" i out
+  local np="$1" size="$2" iters="$3" warmup="$4"
   local prog=("$TMP/hybrid_overhead" -s "$size" -n "$iters" -w "$warmup")
   : > "$TMP/plain.out"
   : > "$TMP/hybrid.out"
-  for i in $(seq "$REPS"); do
+  for _ in $(seq "$REPS"); do
     timeout "$TIMEOUT" "${MPIRUN[@]}" -np "$np" "${prog[@]}" >> "$TMP/plain.out"
     timeout "$TIMEOUT" "${HYBRID[@]}" -np "$np" -- "${prog[@]}" >> "$TMP/hybrid.out"
   done
@@ -58,11 +58,12 @@ def runs(name):
         f = line.split()
         if f and f[0] == "size":
             d = dict(zip(f[0::2], f[1::2]))
-            rows.append((float(d["wall_us_per_msg"]), float(d["virtual_us_per_msg"])))
+            rows.append((float(d["wall_us_per_msg"]), float(d["virtual_us_per_msg"]), float(d["cpu_us_per_msg"])))
     return rows
 plain, hybrid = min(runs("plain")), min(runs("hybrid"))
 label = f"{size} B" if size < 1024 else f"{size // 1024} KiB" if size < 1 << 20 else f"{size >> 20} MiB"
-print(f"| {np} | {label} | {plain[0]:.2f} | {hybrid[0]:.2f} | {hybrid[0] - plain[0]:+.2f} | {hybrid[1]:.3f} |")
+print(f"| {np} | {label} | {plain[0]:.2f} | {hybrid[0]:.2f} | {hybrid[0] - plain[0]:+.2f} | {hybrid[1]:.3f} | "
+      f"{plain[2]:.2f} | {hybrid[2]:.2f} |")
 EOF
 }
 
@@ -70,8 +71,8 @@ echo
 echo "Ping-pong wall time per message (one one-way send), plain mpirun against simfab hybrid"
 echo "(hybrid/compute=none), best of $REPS; 8 B: 100,000 round trips, 64 KiB: 10,000, 1 MiB: 1,000"
 echo
-echo "| ranks | size | plain wall us/msg | hybrid wall us/msg | added wall us/msg | virtual us/msg |"
-echo "|---|---|---|---|---|---|"
+echo "| ranks | size | plain wall us/msg | hybrid wall us/msg | added wall us/msg | virtual us/msg | plain CPU us/msg | hybrid CPU us/msg |"
+echo "|---|---|---|---|---|---|---|---|"
 for np in 2 4; do
   measure "$np" 8 100000 1000
   measure "$np" 65536 10000 100

@@ -11,12 +11,14 @@
  * Ranks pair up as (0,1), (2,3), ...: the even rank sends, then receives; the odd one receives,
  * then sends back; all pairs run concurrently (an odd last rank idles). A message is one one-way
  * send, so a round trip is two. Rank 0 prints its pair's figures, one line:
- *   size 8 iterations 10000 wall_us_per_msg X virtual_us_per_msg Y
- * (wall: CLOCK_MONOTONIC; virtual: MPI_Wtime, which is real time without simfab). */
+ *   size 8 iterations 10000 wall_us_per_msg X virtual_us_per_msg Y cpu_us_per_msg Z
+ * (wall: CLOCK_MONOTONIC; virtual: MPI_Wtime, which is real time without simfab; cpu: rank 0's
+ * own user + system time over the loop, getrusage, waiting in MPI included). */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -24,6 +26,13 @@ static double monotonic_s(void) {
   struct timespec ts;
   clock_gettime(CLOCK_MONOTONIC, &ts);
   return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double cpu_s(void) {
+  struct rusage ru;
+  getrusage(RUSAGE_SELF, &ru);
+  return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+         1e-6 * (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 static void usage(const char* argv0) {
@@ -61,7 +70,7 @@ int main(int argc, char** argv) {
   const int active = peer < nranks;
   const int first = (rank & 1) == 0;
 
-  double wall0 = 0, virt0 = 0;
+  double wall0 = 0, virt0 = 0, cpu0 = 0;
   for (long i = -warmup; i < iterations; ++i) {
     if (i == 0) {
       /* Both clocks are read BEFORE the barrier, which is timed with the loop (one barrier
@@ -72,6 +81,7 @@ int main(int argc, char** argv) {
        * with "causality inversion" after hybrid/stall-timeout). With the barrier after the
        * clocks, no rank gets past it before every MPI_Wtime has its answer. */
       wall0 = monotonic_s();
+      cpu0 = cpu_s();
       virt0 = MPI_Wtime();
       MPI_Barrier(MPI_COMM_WORLD);
     }
@@ -85,11 +95,12 @@ int main(int argc, char** argv) {
     }
   }
   const double wall = monotonic_s() - wall0;
+  const double cpu = cpu_s() - cpu0;
   const double virt = MPI_Wtime() - virt0;
   const double msgs = 2.0 * (double)iterations;
   if (rank == 0)
-    printf("size %ld iterations %ld wall_us_per_msg %.3f virtual_us_per_msg %.3f\n", size,
-           iterations, 1e6 * wall / msgs, 1e6 * virt / msgs);
+    printf("size %ld iterations %ld wall_us_per_msg %.3f virtual_us_per_msg %.3f cpu_us_per_msg %.3f\n",
+           size, iterations, 1e6 * wall / msgs, 1e6 * virt / msgs, 1e6 * cpu / msgs);
   free(buf);
   MPI_Finalize();
   return 0;

@@ -305,6 +305,15 @@ bool TiProgram::wait_any(RankId r, const TiAction& a, const TiLine& line, bool s
       key.peer = static_cast<int32_t>(counts_[i]);
       key.peer2 = static_cast<int32_t>(counts_[i + 1]);
       key.tag = static_cast<int32_t>(counts_[i + 2]);
+      if (trace_.streaming()) {
+        // A hybrid run's waitany lists every request that may still be outstanding here (the
+        // real run completed one of them, the simulation completes whichever comes first):
+        // keys the simulation already completed are skipped (apps/hybrid/lib/hybrid_state.hpp).
+        const mpi::Comm& comm = member_comm(r, key.comm, line);
+        const uint32_t req = find_request(r, to_world(comm, key.peer), to_world(comm, key.peer2), key.tag, key.comm);
+        if (req != kNone) visit(req);
+        continue;
+      }
       visit(require_request(r, key, line));
     }
   } else {

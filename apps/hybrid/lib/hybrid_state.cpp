@@ -117,6 +117,15 @@ void HybridState::end_line(int32_t comm) {
 }
 
 void HybridState::send_stream(int tag) {
+  // SIMFAB_HYBRID_TEST_DELAY_US: a pause in the event path (tests/hybrid: intrusion freedom).
+  static const long delay_us = [] {
+    const char* v = std::getenv("SIMFAB_HYBRID_TEST_DELAY_US");
+    return v ? std::strtol(v, nullptr, 10) : 0L;
+  }();
+  if (delay_us > 0) {
+    const timespec pause{delay_us / 1000000, (delay_us % 1000000) * 1000};
+    nanosleep(&pause, nullptr);
+  }
   PMPI_Send(buf_.data(), static_cast<int>(buf_.size()), MPI_CHAR, sim_, tag, chan_);
   buf_.clear();
 }
@@ -224,7 +233,7 @@ RequestKey* HybridState::request(MPI_Request r) {
 void HybridState::completed(MPI_Request r) {
   const auto it = requests_.find(r);
   if (it == requests_.end()) return;
-  if (std::find(floating_.begin(), floating_.end(), r) != floating_.end()) {
+  if (is_floating(r)) {
     write_waitany();
     consumed(r);
     return;
@@ -234,36 +243,39 @@ void HybridState::completed(MPI_Request r) {
   if (!k.persistent) requests_.erase(it);
 }
 
+bool HybridState::is_floating(MPI_Request r) const {
+  return std::any_of(floating_.begin(), floating_.end(), [&](const Floating& f) { return f.req == r && !f.done; });
+}
+
 void HybridState::write_waitany() {
   // One communicator: `waitany <n> (<src> <dst> <tag>) x n comm=<id>`; several: any request.
   int32_t comm = -2;
-  for (MPI_Request f : floating_) {
-    const int32_t c = requests_[f].comm;
-    comm = comm == -2 || comm == c ? c : -3;
-  }
+  for (const Floating& f : floating_) comm = comm == -2 || comm == f.key.comm ? f.key.comm : -3;
   if (comm < 0) {
     line("waitany").end_line();
     return;
   }
   line("waitany").arg(static_cast<int64_t>(floating_.size()));
-  for (MPI_Request f : floating_) {
-    const RequestKey& k = requests_[f];
-    arg(k.src).arg(k.dst).arg(k.tag);
-  }
+  for (const Floating& f : floating_) arg(f.key.src).arg(f.key.dst).arg(f.key.tag);
   end_line(comm);
 }
 
 void HybridState::waiting_any(const MPI_Request* reqs, int n) {
   for (int i = 0; i < n; ++i) {
     const auto it = requests_.find(reqs[i]);
-    if (it == requests_.end() || it->second.comm < 0) continue;
-    if (std::find(floating_.begin(), floating_.end(), reqs[i]) == floating_.end()) floating_.push_back(reqs[i]);
+    if (it == requests_.end() || it->second.comm < 0 || is_floating(reqs[i])) continue;
+    floating_.push_back(Floating{reqs[i], it->second, false});
   }
   if (!floating_.empty()) write_waitany();
 }
 
 void HybridState::consumed(MPI_Request r) {
-  floating_.erase(std::remove(floating_.begin(), floating_.end(), r), floating_.end());
+  for (Floating& f : floating_)
+    if (f.req == r && !f.done) {
+      f.done = true;
+      break;
+    }
+  if (std::all_of(floating_.begin(), floating_.end(), [](const Floating& f) { return f.done; })) floating_.clear();
   const auto it = requests_.find(r);
   if (it != requests_.end() && !it->second.persistent) requests_.erase(it);
 }
@@ -277,7 +289,9 @@ void HybridState::progress_deferred() {
   for (size_t i = 0; i < deferred_.size(); ++i) {
     int done = 0;
     PMPI_Test(&deferred_[i].req, &done, MPI_STATUS_IGNORE);
-    if (!done) deferred_[kept++] = std::move(deferred_[i]);
+    if (done) continue;
+    if (kept != i) deferred_[kept] = std::move(deferred_[i]);  // (a self-move would free the copy)
+    ++kept;
   }
   deferred_.resize(kept);
 }

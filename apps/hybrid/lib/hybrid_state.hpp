@@ -121,10 +121,11 @@ class HybridState {
   // (`waitany` over the floating requests if it is one of them).
   void completed(MPI_Request r);
   // MPI_Waitany / MPI_Waitsome must block on `reqs`: the simulation cannot know which will
-  // complete first, so the known ones float (a completion of any floating request writes
-  // `waitany` over all of them: the simulation completes whichever comes first there, and the
-  // two runs complete as many of them each time); writes that `waitany` now. After the real call,
-  // consumed(r) for the request its line stood for.
+  // complete first, so the known ones float: each real completion of a floating request writes
+  // `waitany` over every floating key (the simulation completes whichever comes first there and
+  // skips keys it already completed: ti_program.cpp), so both runs complete one of the group per
+  // line and the group's keys stay listed until the real run has completed them all. Writes that
+  // `waitany` now; after the real call, consumed(r) for the request its line stood for.
   void waiting_any(const MPI_Request* reqs, int n);
   void consumed(MPI_Request r);
 
@@ -150,7 +151,13 @@ class HybridState {
   std::string rank_prefix_;
   std::unordered_map<MPI_Comm, int32_t> comms_;
   std::unordered_map<MPI_Request, RequestKey> requests_;
-  std::vector<MPI_Request> floating_;
+  struct Floating {
+    MPI_Request req;
+    RequestKey key;
+    bool done = false;  // completed in the real run
+  };
+  std::vector<Floating> floating_;
+  bool is_floating(MPI_Request r) const;
   void write_waitany();
   struct Deferred {
     MPI_Request req;

@@ -222,7 +222,7 @@ void Executor::start_send(SimTime t, OpId id) {
                                       std::to_string(op.rank) + " sends " + std::to_string(op.amount) + " B)");
   if (sink_) note_phase(m, selector_ ? selector_->counted_phase() : 0);
   if (sink_ && !envelope) note_sent(m, t);
-  const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m};
+  const NetMessage nm{t, c, hs, hd, op.amount, stream(op.rank, op.peer), m, (op.context & 1u) != 0};
   if (envelope) net.control(nm);
   else net.transfer(nm);
   op.flags |= op_flag::kStarted;
@@ -255,7 +255,7 @@ void Executor::start_matched_data(SimTime t, uint32_t msg_id, OpId recv) {
   msg.recv_op = recv;
   if (sink_) note_sent(msg_id, t);
   net(msg.model).transfer(NetMessage{t, t, rank_host_[static_cast<size_t>(msg.src)], rank_host_[static_cast<size_t>(msg.dst)],
-                           msg.size, stream(msg.src, msg.dst), msg_id});
+                           msg.size, stream(msg.src, msg.dst), msg_id, (msg.context & 1u) != 0});
 }
 
 uint32_t Executor::take_unexpected(RankId r, const Op& recv) {

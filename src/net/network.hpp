@@ -62,6 +62,7 @@ struct NetMessage {
   Bytes size = 0;
   uint64_t stream = 0;  // delivery order is kept per stream (see "Order" above)
   uint64_t token = 0;   // what the model passes back with EventKind::kDelivery
+  bool collective = false;  // a collective's message (its matching context is odd: mpi/comm.hpp)
 };
 
 // What a model that shares links reports about them (empty for analytic models).

@@ -3,6 +3,7 @@
 #include "net/flow/flow_network.hpp"
 #include "net/loggops/loggops_network.hpp"
 #include "net/packet/packet_network.hpp"
+#include "net/riesen/riesen_network.hpp"
 
 namespace simfab {
 
@@ -14,6 +15,8 @@ const std::vector<NetworkModelInfo>& network_models() {
                "cross traffic and thresholds, configured by SimGrid's own keys (smpi/..., network/...) [seed 003]"},
       {"packet", "packet-level InfiniBand-style model: MTU packets, per-VL credit flow control, VL arbitration, "
                  "congestion control (FECN/BECN), PCIe sink; host overheads from loggops/o, O, S [seed 004]"},
+      {"riesen", "seed 002's model: delta = s / (alpha B) + beta L per message, gamma x delta for collectives' "
+                 "(hybrid/bw-scale, lat-scale, coll-scale); no overheads, protocols nor contention [seed 002]"},
   };
   return models;
 }
@@ -31,6 +34,7 @@ void register_network_keys(Config& cfg) {
   flow::register_flow_keys(cfg);
   flow::register_smpi_keys(cfg);
   packet::register_packet_keys(cfg);
+  register_riesen_keys(cfg);
 }
 
 std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, const Config& cfg) {
@@ -44,6 +48,7 @@ std::unique_ptr<Network> make_network(Engine& engine, const Platform& platform, 
   if (name == "smpi") return std::make_unique<flow::FlowNetwork>(engine, platform, flow::smpi_params(cfg), kinds);
   if (name == "packet")
     return std::make_unique<packet::PacketNetwork>(engine, platform, packet::packet_params(cfg), kinds);
+  if (name == "riesen") return std::make_unique<RiesenNetwork>(engine, platform, riesen_params(cfg), kinds);
   SIMFAB_CHECK(false, "network model registered but not buildable: " + name);
   return nullptr;
 }

@@ -6,6 +6,9 @@ simfab supplying the network. Checks, with real expected values:
   - R3 a ping-pong's virtual round trip is what simfab predicts for it: exactly simfab exec's for
     the same source (8 B eager, 64 KiB and 1 MiB rendezvous), whatever the real transport
     (shared memory or TCP);
+  - R1 seed 002's own model (network/model=riesen): the round trip is 2 delta(s) with
+    delta = s / (alpha B) + beta L, for hybrid/bw-scale and hybrid/lat-scale; hybrid/coll-scale=0
+    gives zero-cost collectives;
   - R4 the receive rule t3 = max(t1, tx + delta), both ways;
   - R5 a bandwidth sweep (10, 1, 0.1 Gb/s links): a communication-bound ping-pong slows down
     monotonically, a compute-only program stays flat; hybrid/compute-scale=2 doubles its time;
@@ -113,6 +116,24 @@ for size in ([8, 65536] if QUICK else [8, 65536, 1 << 20]):
                         "--mpirun-arg", "self,tcp", "--", pingpong, *args)
         check("over TCP instead of shared memory: the same virtual round trip", field(tcp.stdout, "rtt_us") == rtt,
               rtt, field(tcp.stdout, "rtt_us"))
+
+# ---- R1/R3 with seed 002's own model: delta(s) = s / (alpha B) + beta L, round trip = 2 delta --------
+# The default cluster: B = 10 Gb/s = 1.25e9 B/s, L = 2 x 1 us on a route between two hosts.
+RIESEN = ["--cfg", "network/model=riesen", *NONE]
+for size, extra, alpha, beta in [(8, [], 1, 1), (1 << 20, [], 1, 1), (1 << 20, ["--cfg", "hybrid/bw-scale=2"], 2, 1),
+                                 (1 << 20, ["--cfg", "hybrid/lat-scale=0.5"], 1, 0.5)]:
+    _, p = hybrid(2, *RIESEN, *extra, "--", pingpong, "-s", str(size), "-n", "5", "-q")
+    delta_us = size / (alpha * 1.25e9) * 1e6 + beta * 2.0
+    check(f"riesen {size} B alpha {alpha} beta {beta}: round trip = 2 delta(s) = {2 * delta_us:.4f} us",
+          field(p.stdout, "rtt_us") is not None and abs(field(p.stdout, "rtt_us") - 2 * delta_us) < 1e-6,
+          2 * delta_us, field(p.stdout, "rtt_us"))
+allreduce = build("mpicc", os.path.join(ROOT, "examples", "mpi", "allreduce_loop.c"), "allreduce_loop")
+spans = {}
+for gamma in ["1", "0"]:
+    j, p = hybrid(4, *RIESEN, "--cfg", "hybrid/coll-scale=" + gamma, "--", allreduce, "1024", "20")
+    spans[gamma] = j["makespan_ps"] if j and "OK" in p.stdout else None
+check("riesen, hybrid/coll-scale=0: zero-cost collectives (an allreduce-only program takes no time)",
+      spans["0"] == 0 and spans["1"] and spans["1"] > 0, "0 (and > 0 with gamma = 1)", spans)
 
 # ---- R4: t3 = max(t1, tx + delta), both ways -------------------------------------------------------
 _, p = hybrid(2, "--", checks, "rule", "20")

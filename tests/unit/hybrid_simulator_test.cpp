@@ -14,6 +14,7 @@
 #include "hybrid/hybrid_simulator.hpp"
 #include "mpi/executor.hpp"
 #include "net/loggops/loggops_network.hpp"
+#include "net/riesen/riesen_network.hpp"
 #include "platform/platform.hpp"
 #include "platform/yaml_platform.hpp"
 #include "replay/ti_program.hpp"
@@ -185,6 +186,22 @@ TEST(HybridSimulator, BadHybridValuesAreInputErrors) {
   EXPECT_THROW(hybrid::check_hybrid_config(platform, cfg), InputError);
   cfg.set("hybrid/compute-scale", "0.5", SourceLoc{});
   EXPECT_NO_THROW(hybrid::check_hybrid_config(platform, cfg));
+}
+
+TEST(RiesenNetwork, DelayIsSizeOverScaledBandwidthPlusScaledLatencyAndCollectivesScale) {
+  Platform platform = parse_platform_yaml(
+      "clusters:\n  - {name: c, prefix: n, count: 2, speed: 1Gf, bandwidth: 8Gbps, latency: 1us}\n", "test");
+  Engine engine;
+  const RiesenNetwork plain(engine, platform, RiesenParams{1, 1, 1});
+  // B = 1e9 B/s, L = 2 us (two links): 1e6 B take 1 ms + 2 us.
+  EXPECT_EQ(plain.delay(0, 1, 1000000, false), SimTime::ps(1'002'000'000));
+  const RiesenNetwork scaled(engine, platform, RiesenParams{4, 0.5, 0});
+  EXPECT_EQ(scaled.delay(0, 1, 1000000, false), SimTime::ps(250'000'000 + 1'000'000));
+  EXPECT_EQ(scaled.delay(0, 1, 1000000, true), SimTime::zero());  // gamma = 0: free collectives
+  EXPECT_EQ(plain.protocol(1 << 30), Protocol::kEager);
+  Config cfg = hybrid_config();
+  cfg.set("hybrid/bw-scale", "0", SourceLoc{});
+  EXPECT_THROW(riesen_params(cfg), InputError);
 }
 
 }  // namespace

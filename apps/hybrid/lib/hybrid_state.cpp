@@ -89,21 +89,17 @@ HybridState& HybridState::line(std::string_view action) {
   return *this;
 }
 
-HybridState& HybridState::arg(int64_t v) {
-  char tmp[24];
+template <class T>
+HybridState& HybridState::number(T v) {
+  char tmp[40];
   tmp[0] = ' ';
-  const auto r = std::to_chars(tmp + 1, tmp + sizeof tmp, v);
+  const auto r = std::to_chars(tmp + 1, tmp + sizeof tmp, v);  // shortest exact text
   buf_.append(tmp, r.ptr);
   return *this;
 }
 
-HybridState& HybridState::argd(double v) {
-  char tmp[40];
-  tmp[0] = ' ';
-  const auto r = std::to_chars(tmp + 1, tmp + sizeof tmp, v);
-  buf_.append(tmp, r.ptr);
-  return *this;
-}
+HybridState& HybridState::arg(int64_t v) { return number(v); }
+HybridState& HybridState::argd(double v) { return number(v); }
 
 void HybridState::end_line(int32_t comm) {
   if (comm > 0) {

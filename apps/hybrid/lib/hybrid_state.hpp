@@ -142,6 +142,8 @@ class HybridState {
 
  private:
   void send_stream(int tag);
+  template <class T>
+  HybridState& number(T v);
   bool active_ = false;
   int rank_ = 0, size_ = 0, sim_ = 0;
   MPI_Comm app_ = MPI_COMM_NULL, chan_ = MPI_COMM_NULL;

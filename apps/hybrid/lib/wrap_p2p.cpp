@@ -38,6 +38,31 @@ int comm_rank(MPI_Comm c) {
   return r;
 }
 
+// The TI key of a request of `c` (TI id `id`): (this rank, peer, tag) for a send, (peer, this
+// rank, tag) for a receive (replay/ti_trace.hpp).
+RequestKey key_of(bool send, int peer, int tag, MPI_Comm c, int32_t id) {
+  RequestKey k;
+  k.src = send ? comm_rank(c) : ti_peer(peer);
+  k.dst = send ? ti_peer(peer) : comm_rank(c);
+  k.tag = send ? tag : ti_tag(tag);
+  k.comm = id;
+  k.send = send;
+  return k;
+}
+
+// A persistent request's key, with the envelope each MPI_Start writes.
+RequestKey persistent_key(bool send, char mode, int peer, int tag, int count, MPI_Datatype type, MPI_Comm c,
+                          int32_t id) {
+  RequestKey k = key_of(send, peer, tag, c, id);
+  const auto n = ti_count(count, type);
+  k.persistent = true;
+  k.peer = ti_peer(peer);
+  k.count = n.count;
+  k.dt = n.dt;
+  k.mode = mode;
+  return k;
+}
+
 // A generalized request that is already complete: what MPI_Isend returns for a send from a copy.
 int query_done(void*, MPI_Status* s) {
   PMPI_Status_set_elements(s, MPI_BYTE, 0);
@@ -99,15 +124,7 @@ int isend(const char* action, IsendFn fn, bool copyable, const void* buf, int co
   const int rc = dest != MPI_PROC_NULL && copyable && state().copy_send(n.bytes)
                      ? send_from_copy(fn, buf, count, type, dest, tag, c, request)
                      : fn(buf, count, type, dest, tag, c, request);
-  if (rc == MPI_SUCCESS) {
-    RequestKey k;
-    k.src = comm_rank(c);
-    k.dst = ti_peer(dest);
-    k.tag = tag;
-    k.comm = id;
-    k.send = true;
-    state().add_request(*request, k);
-  }
+  if (rc == MPI_SUCCESS) state().add_request(*request, key_of(true, dest, tag, c, id));
   return rc;
 }
 
@@ -184,14 +201,7 @@ extern "C" int MPI_Irecv(void* buf, int count, MPI_Datatype type, int source, in
   const auto n = ti_count(count, type);
   state().line("irecv").arg(ti_peer(source)).arg(ti_tag(tag)).arg(n.count).arg(n.dt).end_line(id);
   const int rc = PMPI_Irecv(buf, count, type, source, tag, c, request);
-  if (rc == MPI_SUCCESS) {
-    RequestKey k;
-    k.src = ti_peer(source);
-    k.dst = comm_rank(c);
-    k.tag = ti_tag(tag);
-    k.comm = id;
-    state().add_request(*request, k);
-  }
+  if (rc == MPI_SUCCESS) state().add_request(*request, key_of(false, source, tag, c, id));
   return rc;
 }
 
@@ -295,19 +305,7 @@ int send_init(char mode, InitFn fn, const void* buf, int count, MPI_Datatype typ
   const MPI_Comm c = simfab::hybrid::app_comm(comm);
   const int rc = fn(buf, count, type, dest, tag, c, request);
   const int32_t id = scope ? state().comm_id(c) : -1;
-  if (rc != MPI_SUCCESS || id < 0) return rc;
-  const auto n = ti_count(count, type);
-  RequestKey k;
-  k.src = comm_rank(c);
-  k.dst = ti_peer(dest);
-  k.tag = tag;
-  k.comm = id;
-  k.persistent = k.send = true;
-  k.peer = ti_peer(dest);
-  k.count = n.count;
-  k.dt = n.dt;
-  k.mode = mode;
-  state().add_request(*request, k);
+  if (rc == MPI_SUCCESS && id >= 0) state().add_request(*request, persistent_key(true, mode, dest, tag, count, type, c, id));
   return rc;
 }
 
@@ -343,18 +341,8 @@ extern "C" int MPI_Recv_init(void* buf, int count, MPI_Datatype type, int source
   const MPI_Comm c = simfab::hybrid::app_comm(comm);
   const int rc = PMPI_Recv_init(buf, count, type, source, tag, c, request);
   const int32_t id = scope ? state().comm_id(c) : -1;
-  if (rc != MPI_SUCCESS || id < 0) return rc;
-  const auto n = ti_count(count, type);
-  RequestKey k;
-  k.src = ti_peer(source);
-  k.dst = comm_rank(c);
-  k.tag = ti_tag(tag);
-  k.comm = id;
-  k.persistent = true;
-  k.peer = ti_peer(source);
-  k.count = n.count;
-  k.dt = n.dt;
-  state().add_request(*request, k);
+  if (rc == MPI_SUCCESS && id >= 0)
+    state().add_request(*request, persistent_key(false, 0, source, tag, count, type, c, id));
   return rc;
 }
 

@@ -224,6 +224,14 @@ if j and r.returncode == 0:
         open(os.path.join(TMP, "r.json")))["makespan_ps"] == j["makespan_ps"], j["makespan_ps"],
         json.load(open(os.path.join(TMP, "r.json")))["makespan_ps"])
 
+trace_out = os.path.join(TMP, "timeline.json")
+j, _ = hybrid(2, *NONE, "--trace-out", trace_out, "--", pingpong, "-s", "8", "-n", "5")
+if j and check("--trace-out writes the timeline in virtual time", os.path.exists(trace_out), trace_out, "missing"):
+    events = json.load(open(trace_out))["traceEvents"]
+    last_us = max(e.get("ts", 0) + e.get("dur", 0) for e in events if e.get("ph") == "X")
+    check("... its last call ends at the predicted makespan", abs(last_us - j["makespan_ps"] / 1e6) < 1e-3,
+          j["makespan_ps"] / 1e6, last_us)
+
 # ---- R8: statistics --------------------------------------------------------------------------------
 stats = os.path.join(TMP, "stats")
 j, _ = hybrid(2, "--stats", stats, *NONE, "--", pingpong, "-s", "1000", "-n", "10", "-w", "0")

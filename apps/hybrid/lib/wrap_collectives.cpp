@@ -9,8 +9,9 @@
 // (MPI_Bcast's root, MPI_Reduce's and MPI_Gather(v)'s other ranks) run from a copy of their input
 // and complete later (deferred), as their simulated counterparts may.
 // Reductions write 0 flops: the real reduction's time is inside the real call, never counted.
-// Non-blocking, neighbourhood and MPI-4 collectives pass through unrecorded (their time counts
-// as computation).
+// The non-blocking barrier, bcast, reduce, allreduce, allgather and alltoall are recorded too;
+// the other non-blocking, the neighbourhood and MPI-4 collectives pass through unrecorded (their
+// time counts as computation).
 #include <mpi.h>
 
 #include <vector>
@@ -288,6 +289,78 @@ extern "C" int MPI_Reduce_scatter_block(const void* sbuf, void* rbuf, int rcount
                     [&](MPI_Comm c, MPI_Request* r) {
                       return PMPI_Ireduce_scatter_block(sbuf, rbuf, rcount, type, op, c, r);
                     });
+}
+
+// ---- non-blocking collectives ------------------------------------------------------------------
+// The line `i<collective> ...` when called; the request's TI key is SMPI's collective wait (a tag
+// below -1: the rank's oldest outstanding non-blocking collective), written by the completion
+// call that finds it done. (The real call never blocks: no rule applies.)
+namespace {
+
+constexpr int32_t kTiCollectiveWait = -2;
+
+template <class Write, class Start>
+int icollective(const char* action, MPI_Comm comm, MPI_Request* request, Write&& write, Start&& start) {
+  CallScope scope;
+  const MPI_Comm c = app_comm(comm);
+  const int32_t id = scope ? state().comm_id(c) : -1;
+  if (id >= 0) {
+    state().line(action);
+    write(c);
+    state().end_line(id);
+  }
+  const int rc = start(c, request);
+  if (rc == MPI_SUCCESS && id >= 0) {
+    simfab::hybrid::RequestKey k;
+    k.tag = kTiCollectiveWait;
+    k.comm = id;
+    state().add_request(*request, k);
+  }
+  return rc;
+}
+
+}  // namespace
+
+extern "C" int MPI_Ibarrier(MPI_Comm comm, MPI_Request* request) {
+  return icollective("ibarrier", comm, request, [](MPI_Comm) {},
+                     [](MPI_Comm c, MPI_Request* r) { return PMPI_Ibarrier(c, r); });
+}
+extern "C" int MPI_Ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* request) {
+  const auto n = ti_count(count, type);
+  return icollective("ibcast", comm, request, [&](MPI_Comm) { state().arg(n.count).arg(root).arg(n.dt); },
+                     [&](MPI_Comm c, MPI_Request* r) { return PMPI_Ibcast(buf, count, type, root, c, r); });
+}
+extern "C" int MPI_Ireduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, int root,
+                           MPI_Comm comm, MPI_Request* request) {
+  const auto n = ti_count(count, type);
+  return icollective("ireduce", comm, request, [&](MPI_Comm) { state().arg(n.count).arg(0).arg(root).arg(n.dt); },
+                     [&](MPI_Comm c, MPI_Request* r) { return PMPI_Ireduce(sbuf, rbuf, count, type, op, root, c, r); });
+}
+extern "C" int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm,
+                              MPI_Request* request) {
+  const auto n = ti_count(count, type);
+  return icollective("iallreduce", comm, request, [&](MPI_Comm) { state().arg(n.count).arg(0).arg(n.dt); },
+                     [&](MPI_Comm c, MPI_Request* r) { return PMPI_Iallreduce(sbuf, rbuf, count, type, op, c, r); });
+}
+extern "C" int MPI_Iallgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                              MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+  const auto rn = ti_count(rcount, rtype);
+  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
+  return icollective("iallgather", comm, request,
+                     [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+                     [&](MPI_Comm c, MPI_Request* r) {
+                       return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
+                     });
+}
+extern "C" int MPI_Ialltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+                             MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
+  const auto rn = ti_count(rcount, rtype);
+  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
+  return icollective("ialltoall", comm, request,
+                     [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+                     [&](MPI_Comm c, MPI_Request* r) {
+                       return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
+                     });
 }
 
 // ---- communicators ----------------------------------------------------------------------------

@@ -41,8 +41,7 @@ struct Setup {
   // simulation does not (docs/architecture.md, "Hybrid execution").
   uint64_t copy_above = 0;
   uint64_t copy_max = 0;
-  int32_t status = 0;  // 0; otherwise the simulator found bad input and aborts the job
-  int32_t pad = 0;
 };
+// (Bad input found by the simulator ends the whole job with MPI_Abort: no status to send.)
 
 }  // namespace simfab::hybrid

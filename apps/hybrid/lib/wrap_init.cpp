@@ -113,7 +113,11 @@ extern "C" int MPI_Init(int* argc, char*** argv) {
 }
 
 extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provided) {
-  return init([&] { return PMPI_Init_thread(argc, argv, required, provided); });
+  const int rc = init([&] { return PMPI_Init_thread(argc, argv, required, provided); });
+  if (rc == MPI_SUCCESS && *provided == MPI_THREAD_MULTIPLE && state().active() && state().rank() == 0)
+    std::fprintf(stderr, "simfab-hybrid: warning: MPI_THREAD_MULTIPLE: the library records one thread's calls "
+                         "at a time; concurrent MPI calls from several threads corrupt the simulation\n");
+  return rc;
 }
 
 extern "C" int MPI_Finalize() {

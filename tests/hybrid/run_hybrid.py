@@ -354,7 +354,12 @@ check("a program that deadlocks in the real run: exit 3, naming the ranks' recei
 proc = subprocess.Popen([SIMFAB, "hybrid", "-np", "2", "--quiet", "--", fail, "long"], stdout=subprocess.PIPE,
                         stderr=subprocess.PIPE, text=True, cwd=TMP)
 time.sleep(3)
-subprocess.run(["pkill", "-9", "-f", "simfab-hybrid-sim"])
+# This job's simulator only: simfab hybrid -> mpirun -> the simulator.
+launcher = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+for pid in launcher:
+    for sim in subprocess.run(["pgrep", "-P", pid, "-f", "simfab-hybrid-sim"], capture_output=True,
+                              text=True).stdout.split():
+        os.kill(int(sim), signal.SIGKILL)
 try:
     _, err = proc.communicate(timeout=60)
     check("the simulator killed: the job ends with a non-zero status (no hang)", proc.returncode != 0,

@@ -1,4 +1,5 @@
-# Shared set-up of the benchmarks that use a build tree's tools (nic_bench.sh, switch_bench.sh):
+# Shared set-up of the benchmarks that use a build tree's tools (nic_bench.sh, switch_bench.sh,
+# hybrid_bench.sh):
 #   source "$HERE/bench_setup.sh" NAME "TOOL..." "$@"
 # reads [BUILD_DIR] [--reps N] (BUILD_DIR defaults to the repo's build/, N to 3), checks the
 # tools are in BUILD_DIR, makes TMP under $SIMFAB_BENCH_TMP (default /tmp; removed at exit) and a

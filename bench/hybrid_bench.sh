@@ -22,8 +22,8 @@
 #
 # Needs mpicc and mpirun (Debian's Open MPI: openmpi-bin, libopenmpi-dev). simfab, its library
 # and simulator are copied to a temporary directory under $SIMFAB_BENCH_TMP (default /tmp),
-# deleted at the end. About 1 minute on 2 cores with 3 reps. A measurement, not a test: it never
-# fails on time.
+# deleted at the end. About 35 s on 2 cores with 3 reps; each run is stopped after
+# $SIMFAB_BENCH_TIMEOUT seconds (default 300). A measurement, not a test: it never fails on time.
 set -euo pipefail
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/bench_setup.sh" hybrid_bench.sh "simfab libsimfab-hybrid.so simfab-hybrid-sim" "$@"
@@ -97,7 +97,7 @@ with open(path, "w") as f:
         if r: pair.reverse()
         for i in range(warmup + iters):
             if i == warmup:
-                call("wtime"); call("barrier")
+                call("barrier"); call("wtime")
             for a in pair: call(a)
         call("wtime"); call("finalize")
         f.write("".join(out))
@@ -116,6 +116,7 @@ print("|---|---|---|---|---|---|---|")
 for label, d in (("simfab hybrid (while the program runs)", h), ("simfab run, the same lines offline", r)):
     print(f"| {label} | {d['messages']:,} | {d['events']:,} | {d['events'] / d['messages']:.2f} | "
           f"{d['simulate_s']:.3f} | {d['events'] / d['simulate_s'] / 1e6:.2f} | {d['makespan_s']:.6f} |")
-if (h["events"], h["makespan_ps"]) != (r["events"], r["makespan_ps"]):
+# The library skips `compute` when no nanosecond passed since the last call: a few events fewer.
+if h["makespan_ps"] != r["makespan_ps"] or abs(h["events"] - r["events"]) > 100:
     print("\n(note: the offline replay differs from the hybrid run: not the same lines)")
 EOF

@@ -73,17 +73,10 @@ int main(int argc, char** argv) {
   double wall0 = 0, virt0 = 0, cpu0 = 0;
   for (long i = -warmup; i < iterations; ++i) {
     if (i == 0) {
-      /* Both clocks are read BEFORE the barrier, which is timed with the loop (one barrier
-       * against 2 x ITERATIONS messages). Not `barrier; MPI_Wtime()`: under simfab hybrid, a
-       * rank's MPI_Wtime waits until the simulation reaches its virtual time, and an MPI_Recv's
-       * line reaches the simulator only once the real receive returns, so a rank already in
-       * its first MPI_Recv would wait for a peer that waits for its MPI_Wtime (the run stops
-       * with "causality inversion" after hybrid/stall-timeout). With the barrier after the
-       * clocks, no rank gets past it before every MPI_Wtime has its answer. */
+      MPI_Barrier(MPI_COMM_WORLD);
       wall0 = monotonic_s();
       cpu0 = cpu_s();
       virt0 = MPI_Wtime();
-      MPI_Barrier(MPI_COMM_WORLD);
     }
     if (!active) continue;
     if (first) {

@@ -12,8 +12,8 @@
 //                calls so far: its MPI calls and, before each, `compute <flops>` for the real
 //                time it spent outside MPI (times the flop rate the simulator gave it)
 //   kWtimeLines  the same, ending with `<r> wtime`: the rank then waits for a kWtime reply
-//   kBlocked     the rank is about to block in a real MPI call (the call's name, text): it sends
-//                nothing more until that call returns
+//   kBlocked     the rank is about to block in a real MPI call: its pending lines (maybe none),
+//                a NUL byte, the call's name; it sends nothing more until that call returns
 //   kEnd         the rank's stream is complete (after its `finalize` line)
 // (simulator -> rank):
 //   kSetup       at start: Setup below

@@ -100,10 +100,15 @@ void HybridSimulator::dispatch(HybridMessage& m) {
       trace_->append(static_cast<RankId>(r), m.data);
       ranks_[r] = m.tag == kWtimeLines ? Rank::kWtime : Rank::kRunning;
       break;
-    case kBlocked:
+    case kBlocked: {  // lines, NUL, the call
+      const size_t nul = m.data.find('\0');
+      if (nul == std::string::npos)
+        throw InputError(SourceLoc{"hybrid", 0, 0}, "rank " + std::to_string(r) + " sent a malformed blocked notice");
+      if (nul > 0) trace_->append(static_cast<RankId>(r), std::string_view(m.data).substr(0, nul));
       ranks_[r] = Rank::kBlocked;
-      blocked_in_[r] = m.data;
+      blocked_in_[r] = m.data.substr(nul + 1);
       break;
+    }
     case kEnd:
       trace_->end_stream(static_cast<RankId>(r));
       ranks_[r] = Rank::kEnded;
@@ -125,7 +130,7 @@ void HybridSimulator::more(RankId r) {
   for (;;) {
     if (transport_.poll(m)) {
       dispatch(m);
-      if (m.source == r && m.tag != kBlocked) return;
+      if (m.source == r) return;  // its stream may have grown (next_line asks again if not)
       last = std::chrono::steady_clock::now();
       continue;
     }
@@ -141,7 +146,7 @@ void HybridSimulator::drain() {
       if (m.tag == kLines || m.tag == kWtimeLines)
         throw InputError(SourceLoc{"hybrid", 0, 0}, "rank " + std::to_string(m.source) +
                                                         " made MPI calls after its stream ended");
-      dispatch(m);
+      if (m.tag == kEnd) dispatch(m);  // (a blocked notice: nothing is left to replay)
     } else {
       transport_.idle();
     }

@@ -159,7 +159,7 @@ TEST(HybridSimulator, EveryRankWaitingAndNothingComingIsAStallNotAHang) {
   ScriptedTransport t;
   t.script.push_back({hybrid::kWtimeLines, 0, "0 init\n0 compute 1e9\n0 wtime\n"});
   t.script.push_back({hybrid::kLines, 1, "1 init\n"});
-  t.script.push_back({hybrid::kBlocked, 1, "MPI_Recv"});
+  t.script.push_back({hybrid::kBlocked, 1, std::string(1, '\0') + "MPI_Recv"});  // no pending lines
   hybrid::HybridSimulator sim(t, platform, hosts, cfg);
   Engine engine;
   OpPool ops;

@@ -127,8 +127,10 @@ void HybridState::flush() {
 }
 
 void HybridState::about_to_block(const char* call) {
-  flush();
-  PMPI_Send(call, static_cast<int>(std::strlen(call)), MPI_CHAR, sim_, kBlocked, chan_);
+  // One message: the pending lines, a NUL, the call's name (hybrid_protocol.hpp, kBlocked).
+  buf_ += '\0';
+  buf_ += call;
+  send_stream(kBlocked);
 }
 
 double HybridState::wtime() {

@@ -62,6 +62,14 @@ int collective(const char* call, const char* action, MPI_Comm comm, Write&& writ
   return blocking_call(call, MPI_STATUS_IGNORE, [&](MPI_Request* r) { return start(c, r); });
 }
 
+// The arguments `<scount> <rcount> <sdt> <rdt>` of allgather and alltoall (and their
+// non-blocking twins): MPI_IN_PLACE sends what the rank receives.
+auto pair_args(const void* sbuf, int scount, MPI_Datatype stype, int rcount, MPI_Datatype rtype) {
+  const auto rn = ti_count(rcount, rtype);
+  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
+  return [sn, rn](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); };
+}
+
 // A role that needs nothing from the others: the real call from a copy of its input, deferred.
 template <class Start>
 int deferred(const void* buf, int count, MPI_Datatype type, Start&& start) {
@@ -130,10 +138,7 @@ extern "C" int MPI_Exscan(const void* sbuf, void* rbuf, int count, MPI_Datatype 
 
 extern "C" int MPI_Allgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                              MPI_Datatype rtype, MPI_Comm comm) {
-  const auto rn = ti_count(rcount, rtype);
-  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
-  return collective("MPI_Allgather", "allgather", comm,
-                    [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+  return collective("MPI_Allgather", "allgather", comm, pair_args(sbuf, scount, stype, rcount, rtype),
                     [&](MPI_Comm c, MPI_Request* r) {
                       return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
                     });
@@ -161,10 +166,7 @@ extern "C" int MPI_Allgatherv(const void* sbuf, int scount, MPI_Datatype stype, 
 
 extern "C" int MPI_Alltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                             MPI_Datatype rtype, MPI_Comm comm) {
-  const auto rn = ti_count(rcount, rtype);
-  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
-  return collective("MPI_Alltoall", "alltoall", comm,
-                    [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+  return collective("MPI_Alltoall", "alltoall", comm, pair_args(sbuf, scount, stype, rcount, rtype),
                     [&](MPI_Comm c, MPI_Request* r) {
                       return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
                     });
@@ -344,20 +346,14 @@ extern "C" int MPI_Iallreduce(const void* sbuf, void* rbuf, int count, MPI_Datat
 }
 extern "C" int MPI_Iallgather(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                               MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
-  const auto rn = ti_count(rcount, rtype);
-  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
-  return icollective("iallgather", comm, request,
-                     [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+  return icollective("iallgather", comm, request, pair_args(sbuf, scount, stype, rcount, rtype),
                      [&](MPI_Comm c, MPI_Request* r) {
                        return PMPI_Iallgather(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
                      });
 }
 extern "C" int MPI_Ialltoall(const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
                              MPI_Datatype rtype, MPI_Comm comm, MPI_Request* request) {
-  const auto rn = ti_count(rcount, rtype);
-  const auto sn = sbuf == MPI_IN_PLACE ? rn : ti_count(scount, stype);
-  return icollective("ialltoall", comm, request,
-                     [&](MPI_Comm) { state().arg(sn.count).arg(rn.count).arg(sn.dt).arg(rn.dt); },
+  return icollective("ialltoall", comm, request, pair_args(sbuf, scount, stype, rcount, rtype),
                      [&](MPI_Comm c, MPI_Request* r) {
                        return PMPI_Ialltoall(sbuf, scount, stype, rbuf, rcount, rtype, c, r);
                      });

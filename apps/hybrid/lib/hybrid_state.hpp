@@ -25,7 +25,8 @@
 //       call's: a call that may block is started non-blocking (PMPI_I*) and tested; only if it is
 //       not done does the rank write the call's line (if it was to be written after the call,
 //       with what the call returned: a receive's real source, the request a wait-any found),
-//       flush, send kBlocked and wait (blocking_call);
+//       send its pending lines with a kBlocked notice (one message) and wait
+//       (blocking_call);
 //   (2) a call that completes at once in the simulation completes at once in the real run too:
 //       sends of copy_above < bytes <= copy_max go from a copy (the caller's request, if any, is a
 //       generalized request completed at once), and the collective roles that need nothing from
@@ -92,7 +93,7 @@ class HybridState {
   void end_line(int32_t comm = 0);
   // Sends the pending lines (kLines) if there are any.
   void flush();
-  // Before a real call blocks: flush, then kBlocked with the call's name.
+  // Before a real call blocks: the pending lines and the call's name in one kBlocked message.
   void about_to_block(const char* call);
   // MPI_Wtime: the rank's virtual time.
   double wtime();

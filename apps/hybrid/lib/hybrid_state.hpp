@@ -66,11 +66,11 @@ struct RequestKey {
   int32_t comm = 0;     // TI id; -1: a communicator the library does not track (nothing written)
   bool persistent = false;
   bool send = false;
-  int64_t bytes = 0;   // persistent requests: their envelope, to write at each start
+  // Persistent requests: the envelope each MPI_Start writes.
   int32_t peer = 0;
   int32_t dt = 6;      // TI datatype id, and `count` in its units
   int64_t count = 0;
-  char mode = 0;       // persistent sends: 0 standard, 's' synchronous, 'b' buffered
+  char mode = 0;       // sends: 0 standard, 's' synchronous, 'b' buffered
 };
 
 class HybridState {

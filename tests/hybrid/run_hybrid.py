@@ -223,6 +223,14 @@ if j and r.returncode == 0:
     check("--ti-out replays (simfab run) to the hybrid run's prediction", json.load(
         open(os.path.join(TMP, "r.json")))["makespan_ps"] == j["makespan_ps"], j["makespan_ps"],
         json.load(open(os.path.join(TMP, "r.json")))["makespan_ps"])
+    # The intrusion-free trace as a GOAL schedule (seed 002 §5.4): simfab goal exports it and
+    # simfab run --goal predicts the same run.
+    goal = os.path.join(TMP, "stream.goal")
+    g = sh([SIMFAB, "goal", "--trace", tiout, "--platform", CLUSTER, "-o", goal, "--quiet"])
+    r = sh([SIMFAB, "run", "--platform", CLUSTER, "--goal", goal, "--quiet", "--json", os.path.join(TMP, "g.json")])
+    got = json.load(open(os.path.join(TMP, "g.json")))["makespan_ps"] if g.returncode == r.returncode == 0 else None
+    check("... and as GOAL (simfab goal, then run --goal) to the same prediction", got == j["makespan_ps"],
+          j["makespan_ps"], got)
 
 trace_out = os.path.join(TMP, "timeline.json")
 j, _ = hybrid(2, *NONE, "--trace-out", trace_out, "--", pingpong, "-s", "8", "-n", "5")

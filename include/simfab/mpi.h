@@ -105,6 +105,31 @@ typedef long long MPI_Count;
 #define MPI_2INT ((MPI_Datatype)42)
 #define MPI_SHORT_INT ((MPI_Datatype)43)
 #define MPI_LONG_DOUBLE_INT ((MPI_Datatype)44)
+/* Fortran's types (MPI 3.1 §3.2.2, §5.9.2), usable from C too, as gfortran lays them out:
+ * INTEGER and LOGICAL are 4 bytes, REAL 4, DOUBLE PRECISION 8, COMPLEX two REALs; MPI_2REAL & co.
+ * are pairs of one type (value, index) for MPI_MINLOC / MPI_MAXLOC. */
+#define MPI_CHARACTER ((MPI_Datatype)45)
+#define MPI_LOGICAL ((MPI_Datatype)46)
+#define MPI_INTEGER ((MPI_Datatype)47)
+#define MPI_REAL ((MPI_Datatype)48)
+#define MPI_DOUBLE_PRECISION ((MPI_Datatype)49)
+#define MPI_COMPLEX ((MPI_Datatype)50)
+#define MPI_DOUBLE_COMPLEX ((MPI_Datatype)51)
+#define MPI_2REAL ((MPI_Datatype)52)
+#define MPI_2DOUBLE_PRECISION ((MPI_Datatype)53)
+#define MPI_2INTEGER ((MPI_Datatype)54)
+#define MPI_INTEGER1 ((MPI_Datatype)55)
+#define MPI_INTEGER2 ((MPI_Datatype)56)
+#define MPI_INTEGER4 ((MPI_Datatype)57)
+#define MPI_INTEGER8 ((MPI_Datatype)58)
+#define MPI_REAL4 ((MPI_Datatype)59)
+#define MPI_REAL8 ((MPI_Datatype)60)
+#define MPI_COMPLEX8 ((MPI_Datatype)61)
+#define MPI_COMPLEX16 ((MPI_Datatype)62)
+#define MPI_LOGICAL1 ((MPI_Datatype)63)
+#define MPI_LOGICAL2 ((MPI_Datatype)64)
+#define MPI_LOGICAL4 ((MPI_Datatype)65)
+#define MPI_LOGICAL8 ((MPI_Datatype)66)
 
 #define MPI_ORDER_C 56
 #define MPI_ORDER_FORTRAN 57

@@ -13,28 +13,40 @@ namespace {
 
 using namespace kernels;
 
-template <class V>
+template <class V, class I>
 struct CPair {  // the memory layout of MPI_DOUBLE_INT & co.
   V value;
-  int index;
+  I index;
 };
 
 template <class T>
 constexpr BasicType scalar(MPI_Datatype h, const char* name, TypeClass c, KernelPicker k) {
-  return {h, name, sizeof(T), sizeof(T), alignof(T), c, MPI_DATATYPE_NULL, 0, k};
+  return {h, name, sizeof(T), sizeof(T), alignof(T), c, MPI_DATATYPE_NULL, 0, MPI_DATATYPE_NULL, k};
 }
 
-template <class V>
-constexpr BasicType pair(MPI_Datatype h, const char* name, MPI_Datatype value) {
+template <class V, class I>
+constexpr int32_t index_offset() {
+  using P = CPair<V, I>;
+  return offsetof(P, index);
+}
+
+template <class V, class I = int>
+constexpr BasicType pair(MPI_Datatype h, const char* name, MPI_Datatype value, MPI_Datatype index = MPI_INT) {
   return {h,
           name,
-          static_cast<int32_t>(sizeof(V) + sizeof(int)),
-          sizeof(CPair<V>),
-          alignof(CPair<V>),
+          static_cast<int32_t>(sizeof(V) + sizeof(I)),
+          sizeof(CPair<V, I>),
+          alignof(CPair<V, I>),
           TypeClass::kPair,
           value,
-          offsetof(CPair<V>, index),
-          &pair_kernel<V>};
+          index_offset<V, I>(),
+          index,
+          &pair_kernel<V, I>};
+}
+// Fortran's pairs: the index has the value's type.
+template <class V>
+constexpr BasicType fortran_pair(MPI_Datatype h, const char* name, MPI_Datatype value) {
+  return pair<V, V>(h, name, value, value);
 }
 
 static_assert(sizeof(bool) == 1 && sizeof(int) == 4, "C_BOOL / pair layouts assume these sizes");
@@ -56,6 +68,12 @@ constexpr BasicType complex(MPI_Datatype h, const char* name) {
 // _Bool and bool are one byte holding 0 or 1; the kernels read it as a byte.
 constexpr BasicType logical(MPI_Datatype h, const char* name) {
   return scalar<bool>(h, name, TypeClass::kLogical, &logical_kernel<uint8_t>);
+}
+// Fortran's LOGICAL(KIND=k): an integer of k bytes, 0 false and anything else true (gfortran
+// writes 1 for .TRUE.).
+template <class T>
+constexpr BasicType fortran_logical(MPI_Datatype h, const char* name) {
+  return scalar<T>(h, name, TypeClass::kLogical, &logical_kernel<T>);
 }
 template <class T>
 constexpr BasicType text(MPI_Datatype h, const char* name) {
@@ -107,6 +125,28 @@ constexpr std::array kTable{
     pair<int>(MPI_2INT, "MPI_2INT", MPI_INT),
     pair<short>(MPI_SHORT_INT, "MPI_SHORT_INT", MPI_SHORT),
     pair<long double>(MPI_LONG_DOUBLE_INT, "MPI_LONG_DOUBLE_INT", MPI_LONG_DOUBLE),
+    text<char>(MPI_CHARACTER, "MPI_CHARACTER"),
+    fortran_logical<int32_t>(MPI_LOGICAL, "MPI_LOGICAL"),
+    integer<int32_t>(MPI_INTEGER, "MPI_INTEGER"),
+    floating<float>(MPI_REAL, "MPI_REAL"),
+    floating<double>(MPI_DOUBLE_PRECISION, "MPI_DOUBLE_PRECISION"),
+    complex<float>(MPI_COMPLEX, "MPI_COMPLEX"),
+    complex<double>(MPI_DOUBLE_COMPLEX, "MPI_DOUBLE_COMPLEX"),
+    fortran_pair<float>(MPI_2REAL, "MPI_2REAL", MPI_REAL),
+    fortran_pair<double>(MPI_2DOUBLE_PRECISION, "MPI_2DOUBLE_PRECISION", MPI_DOUBLE_PRECISION),
+    fortran_pair<int32_t>(MPI_2INTEGER, "MPI_2INTEGER", MPI_INTEGER),
+    integer<int8_t>(MPI_INTEGER1, "MPI_INTEGER1"),
+    integer<int16_t>(MPI_INTEGER2, "MPI_INTEGER2"),
+    integer<int32_t>(MPI_INTEGER4, "MPI_INTEGER4"),
+    integer<int64_t>(MPI_INTEGER8, "MPI_INTEGER8"),
+    floating<float>(MPI_REAL4, "MPI_REAL4"),
+    floating<double>(MPI_REAL8, "MPI_REAL8"),
+    complex<float>(MPI_COMPLEX8, "MPI_COMPLEX8"),
+    complex<double>(MPI_COMPLEX16, "MPI_COMPLEX16"),
+    fortran_logical<int8_t>(MPI_LOGICAL1, "MPI_LOGICAL1"),
+    fortran_logical<int16_t>(MPI_LOGICAL2, "MPI_LOGICAL2"),
+    fortran_logical<int32_t>(MPI_LOGICAL4, "MPI_LOGICAL4"),
+    fortran_logical<int64_t>(MPI_LOGICAL8, "MPI_LOGICAL8"),
 };
 
 constexpr bool indexed_by_handle() {

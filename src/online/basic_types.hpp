@@ -7,7 +7,8 @@
 // Pair types (MPI_DOUBLE_INT, ... for MPI_MINLOC / MPI_MAXLOC) are C structs {value; int index}:
 // in memory the index sits at pair_index_offset (after padding) and the extent is sizeof the
 // struct, e.g. MPI_DOUBLE_INT: index at 8, extent 16; packed, the index follows the value with no
-// padding: size 12. MPI_2INT and MPI_FLOAT_INT have no padding (size = extent = 8).
+// padding: size 12. MPI_2INT and MPI_FLOAT_INT have no padding (size = extent = 8). Fortran's
+// pairs (MPI_2REAL, MPI_2DOUBLE_PRECISION, MPI_2INTEGER) hold the index in the value's type.
 // Complexity: O(1) lookup. The table is constant (no state).
 #pragma once
 
@@ -43,11 +44,12 @@ struct BasicType {
   int32_t align;
   TypeClass type_class;
   MPI_Datatype pair_value;    // pairs: the value's type (MPI_DATATYPE_NULL otherwise)
-  int32_t pair_index_offset;  // pairs: where the int index sits in memory
+  int32_t pair_index_offset;  // pairs: where the index sits in memory
+  MPI_Datatype pair_index;    // pairs: the index's type (MPI_INT; the value's for MPI_2REAL & co.)
   KernelPicker kernel;
 };
 
-inline constexpr MPI_Datatype kLastPredefinedType = MPI_LONG_DOUBLE_INT;
+inline constexpr MPI_Datatype kLastPredefinedType = MPI_LOGICAL8;
 
 // nullptr if t is not a predefined datatype.
 const BasicType* basic_type(MPI_Datatype t);

@@ -3,7 +3,8 @@
 //
 // A kernel computes inout[i] = in[i] op inout[i] over n elements in PACKED form: elements are
 // read and written with memcpy, so buffers need no alignment (a packed struct type puts a double
-// at any byte). Pair elements (MINLOC/MAXLOC) are {value, int32 index} with no padding.
+// at any byte). Pair elements (MINLOC/MAXLOC) are {value, index} with no padding; the index is an
+// int32, or of the value's type for Fortran's MPI_2REAL & co.
 // Integer SUM and PROD wrap around (computed in unsigned arithmetic, as every MPI does in
 // practice; signed overflow is not undefined behaviour here). Logical operations yield 0 or 1.
 // MINLOC / MAXLOC keep the lower index on equal values (MPI 3.1 §5.9.4).
@@ -20,10 +21,10 @@
 
 namespace simfab::online::kernels {
 
-template <class V>
+template <class V, class I = int32_t>
 struct ValueIndex {
   V value;
-  int32_t index;
+  I index;
 };
 
 template <class T>
@@ -37,15 +38,15 @@ struct Codec {
   static void store(std::byte* p, const T& v) { std::memcpy(p, &v, sizeof(T)); }
 };
 
-template <class V>
-struct Codec<ValueIndex<V>> {
-  static constexpr int64_t kSize = sizeof(V) + sizeof(int32_t);
-  static ValueIndex<V> load(const std::byte* p) {
-    return {Codec<V>::load(p), Codec<int32_t>::load(p + sizeof(V))};
+template <class V, class I>
+struct Codec<ValueIndex<V, I>> {
+  static constexpr int64_t kSize = sizeof(V) + sizeof(I);
+  static ValueIndex<V, I> load(const std::byte* p) {
+    return {Codec<V>::load(p), Codec<I>::load(p + sizeof(V))};
   }
-  static void store(std::byte* p, const ValueIndex<V>& v) {
+  static void store(std::byte* p, const ValueIndex<V, I>& v) {
     Codec<V>::store(p, v.value);
-    Codec<int32_t>::store(p + sizeof(V), v.index);
+    Codec<I>::store(p + sizeof(V), v.index);
   }
 };
 
@@ -134,8 +135,8 @@ struct Bxor {
 // Pairs: a = in, b = inout; equal values keep the lower index.
 struct Minloc {
   static constexpr MPI_Op kOp = MPI_MINLOC;
-  template <class V>
-  static ValueIndex<V> apply(ValueIndex<V> a, ValueIndex<V> b) {
+  template <class V, class I>
+  static ValueIndex<V, I> apply(ValueIndex<V, I> a, ValueIndex<V, I> b) {
     if (a.value < b.value) return a;
     if (b.value < a.value) return b;
     return {a.value, a.index < b.index ? a.index : b.index};
@@ -143,8 +144,8 @@ struct Minloc {
 };
 struct Maxloc {
   static constexpr MPI_Op kOp = MPI_MAXLOC;
-  template <class V>
-  static ValueIndex<V> apply(ValueIndex<V> a, ValueIndex<V> b) {
+  template <class V, class I>
+  static ValueIndex<V, I> apply(ValueIndex<V, I> a, ValueIndex<V, I> b) {
     if (b.value < a.value) return a;
     if (a.value < b.value) return b;
     return {a.value, a.index < b.index ? a.index : b.index};
@@ -186,9 +187,9 @@ template <class T>
 ReduceKernel byte_kernel(MPI_Op op) {
   return pick<T, Band, Bor, Bxor>(op);
 }
-template <class V>
+template <class V, class I = int32_t>
 ReduceKernel pair_kernel(MPI_Op op) {
-  return pick<ValueIndex<V>, Minloc, Maxloc>(op);
+  return pick<ValueIndex<V, I>, Minloc, Maxloc>(op);
 }
 inline ReduceKernel no_kernel(MPI_Op) { return nullptr; }
 

@@ -56,7 +56,7 @@ Typemap typemap_predefined(const BasicType& b) {
   Typemap t;
   if (b.type_class == TypeClass::kPair) {
     const BasicType& value = *basic_type(b.pair_value);
-    const BasicType& index = *basic_type(MPI_INT);
+    const BasicType& index = *basic_type(b.pair_index);
     append_block(t.blocks, {0, 1, value.handle, value.size});
     append_block(t.blocks, {b.pair_index_offset, 1, index.handle, index.size});
     t.basic_count = 2;

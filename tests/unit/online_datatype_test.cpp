@@ -394,6 +394,34 @@ TEST(OnlineReduce, FloatComplexAndLogical) {
   EXPECT_EQ(reduce(MPI_LXOR, p, q, MPI_CXX_BOOL), (std::vector<uint8_t>{0, 1, 1, 0}));
 }
 
+// Fortran's types (gfortran layouts): INTEGER, REAL, DOUBLE PRECISION, COMPLEX, LOGICAL (4 bytes,
+// .TRUE. = 1) and the pairs whose index has the value's type.
+TEST(OnlineReduce, FortranTypes) {
+  EXPECT_EQ(type_size(MPI_INTEGER, "t"), 4);
+  EXPECT_EQ(type_size(MPI_DOUBLE_PRECISION, "t"), 8);
+  EXPECT_EQ(type_size(MPI_COMPLEX, "t"), 8);
+  EXPECT_EQ(type_size(MPI_DOUBLE_COMPLEX, "t"), 16);
+  EXPECT_EQ(type_size(MPI_LOGICAL, "t"), 4);
+  EXPECT_EQ(type_size(MPI_INTEGER8, "t"), 8);
+  EXPECT_EQ(type_size(MPI_2DOUBLE_PRECISION, "t"), 16);
+  EXPECT_EQ(type_extent(MPI_2REAL, "t"), 8);
+  EXPECT_STREQ(type_name(MPI_DOUBLE_PRECISION), "MPI_DOUBLE_PRECISION");
+  EXPECT_EQ(reduce<int32_t>(MPI_SUM, {1, -2}, {5, 7}, MPI_INTEGER), (std::vector<int32_t>{6, 5}));
+  EXPECT_EQ(reduce<double>(MPI_MAX, {1.5, 2}, {0.25, 3}, MPI_REAL8), (std::vector<double>{1.5, 3}));
+  using C = std::complex<float>;
+  EXPECT_EQ(reduce<C>(MPI_PROD, {C(1, 2)}, {C(3, -1)}, MPI_COMPLEX), (std::vector<C>{C(5, 5)}));
+  EXPECT_EQ(reduce<int32_t>(MPI_LAND, {1, 1, 0}, {1, 0, 0}, MPI_LOGICAL), (std::vector<int32_t>{1, 0, 0}));
+  EXPECT_EQ(reduce<int32_t>(MPI_LXOR, {1, 1, 0}, {1, 0, 0}, MPI_LOGICAL), (std::vector<int32_t>{0, 1, 0}));
+  // (value, index) pairs of one type: ties keep the lower index.
+  EXPECT_EQ(reduce<double>(MPI_MAXLOC, {2.0, 7.0, 3.0, 1.0}, {2.0, 4.0, 5.0, 2.0}, MPI_2DOUBLE_PRECISION, 2),
+            (std::vector<double>{2.0, 4.0, 5.0, 2.0}));
+  EXPECT_EQ(reduce<double>(MPI_MINLOC, {2.0, 7.0, 3.0, 1.0}, {2.0, 4.0, 5.0, 2.0}, MPI_2DOUBLE_PRECISION, 2),
+            (std::vector<double>{2.0, 4.0, 3.0, 1.0}));
+  EXPECT_EQ(reduce<float>(MPI_MINLOC, {2.0f, 7.0f}, {1.0f, 9.0f}, MPI_2REAL), (std::vector<float>{1.0f, 9.0f}));
+  EXPECT_EQ(reduce<int32_t>(MPI_MAXLOC, {4, 1}, {4, 0}, MPI_2INTEGER, 1), (std::vector<int32_t>{4, 0}));
+  EXPECT_TRUE(is_contiguous(MPI_2DOUBLE_PRECISION));
+}
+
 // Packed MPI_DOUBLE_INT elements (12 bytes, no padding).
 std::vector<std::byte> double_ints(const std::vector<std::pair<double, int>>& v) {
   std::vector<std::byte> out(v.size() * 12);

@@ -75,6 +75,8 @@ void OnlineProgram::start(Executor& ex) {
 void OnlineProgram::run_rank(RankId r) {
   const ProgramImage::Main main = image_.load_copy(r);
   Rank& R = ranks_[static_cast<size_t>(r)];
+  R.fortran = {image_.symbol(r, kFortranBottomSymbol), image_.symbol(r, kFortranInPlaceSymbol),
+               image_.symbol(r, kFortranStatusIgnoreSymbol), image_.symbol(r, kFortranStatusesIgnoreSymbol)};
   const int status = main(static_cast<int>(R.args.size()), R.argv.data());
   end_rank(status);
 }

@@ -51,6 +51,7 @@
 #include "mpi/program.hpp"
 #include "online/coll_data.hpp"
 #include "online/fiber.hpp"
+#include "online/fortran/fortran_support.hpp"
 #include "online/libc_state.hpp"
 #include "online/program_image.hpp"
 #include "platform/platform.hpp"
@@ -94,6 +95,8 @@ class OnlineProgram final : public Program, private EventHandler {
 
   // ---- the services the C ABI calls (always from inside the running rank's fiber) ----
   RankId me() const { return current_; }
+  // The running rank's Fortran sentinels (MPI_IN_PLACE, MPI_STATUS_IGNORE, ...).
+  const FortranSentinels& fortran_sentinels() const { return rank().fortran; }
   SimTime now() const;
   // Every MPI call starts with enter(): checks the call is allowed now (after MPI_Init, before
   // MPI_Finalize, unless `any_time`), then charges the computation since the previous call.
@@ -255,6 +258,7 @@ class OnlineProgram final : public Program, private EventHandler {
     std::vector<std::string> args;
     std::vector<char*> argv;
     LibcState libc;  // getopt's globals and errno while another rank runs (libc_state.hpp)
+    FortranSentinels fortran;  // where its copy keeps mpif.h's COMMON blocks (fortran_support.hpp)
   };
   struct Request {
     enum class Kind : uint8_t { kFree, kSend, kRecv, kColl } kind = Kind::kFree;

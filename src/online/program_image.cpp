@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cctype>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -171,6 +172,11 @@ ProgramImage::Main ProgramImage::load_copy(int index) {
     const std::string symbol = undefined_symbol(message);
     if (symbol.rfind("MPI_", 0) == 0 || symbol.rfind("PMPI_", 0) == 0)
       fail(path_, "the program calls " + symbol + ", which simfab does not implement");
+    if ((symbol.rfind("mpi_", 0) == 0 || symbol.rfind("pmpi_", 0) == 0) && symbol.back() == '_') {
+      std::string fortran = symbol.substr(0, symbol.size() - 1);  // gfortran's name: lower case + `_`
+      for (char& c : fortran) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      fail(path_, "the program calls " + fortran + " (Fortran), which simfab does not implement");
+    }
     for (size_t at; (at = message.find(name)) != std::string::npos;) message.replace(at, name.size(), path_);
     fail(path_, "cannot load the program: " + message);
   }
@@ -183,6 +189,12 @@ ProgramImage::Main ProgramImage::load_copy(int index) {
   load_order_.push_back(index);
   ++loaded_;
   return reinterpret_cast<Main>(main_symbol);
+}
+
+void* ProgramImage::symbol(int index, const char* name) const {
+  const size_t slot = static_cast<size_t>(index);
+  if (slot >= handles_.size() || handles_[slot] == nullptr) return nullptr;
+  return ::dlsym(handles_[slot], name);
 }
 
 }  // namespace simfab::online

@@ -56,8 +56,12 @@ class ProgramImage {
 
   // Loads copy `index` (each index at most once) and returns its main. InputError when the dynamic
   // linker refuses it: "the program calls MPI_Foo, which simfab does not implement" for an MPI_ or
-  // PMPI_ symbol that does not resolve, else the dynamic linker's message.
+  // PMPI_ symbol that does not resolve (for gfortran's `mpi_foo_`: "calls MPI_FOO (Fortran)"), else
+  // the dynamic linker's message.
   Main load_copy(int index);
+
+  // The address of `name` in copy `index` (nullptr if the copy does not define it).
+  void* symbol(int index, const char* name) const;
 
   const std::string& path() const { return path_; }
   // Bytes of the image each copy holds in RAM (its memfd).

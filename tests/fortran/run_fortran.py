@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""Fortran programs in `simfab exec` (ctest `fortran_exec`, issue 26).
+
+    run_fortran.py SIMFAB_BUILD_DIR SOURCE_DIR [--quick]
+
+Builds the programs of tests/fortran with simfab-fc / simfab-f77 (mixed.c with simfab-cc) and runs
+them with `simfab exec`:
+  - cg.f90 (use mpi; Sendrecv halos, Allreduce), ft.f90 (include 'mpif.h'; Alltoall of
+    MPI_DOUBLE_COMPLEX, Reduce), lu.f (fixed-form F77, COMMON blocks, a pipelined wavefront of
+    blocking Send/Recv of an MPI_TYPE_VECTOR) verify their own results (VERIFICATION SUCCESSFUL)
+    at several rank counts and under the loggops, flow and smpi models;
+  - features.f90 + mixed.c print one line per interface detail (1-based Waitany/Waitsome
+    indices, MPI_STATUS(ES)_IGNORE, MPI_IN_PLACE, LOGICAL flags, CHARACTER in and out,
+    MPI_2DOUBLE_PRECISION + MPI_MAXLOC, a Fortran user operation, a vector type, split, attributes,
+    info, a C routine taking a Fortran handle, SAVE and COMMON private per rank);
+  - with Open MPI's mpif90/mpif77/mpicc and mpirun on this machine, the same sources built for the
+    real MPI print the same lines (timings and floating-point residuals left out: their reduction
+    order is the library's);
+  - the predicted time is deterministic under declared compute (online/compute=declared): two
+    runs of lu give byte-identical JSON;
+  - STOP n / ERROR STOP n end the rank with status n (the run stops with it, STOP's message on
+    stderr); a plain STOP before MPI_Finalize is reported as such; a program calling a Fortran MPI
+    routine simfab lacks is refused at load, naming it (exit 2).
+--quick (the sanitizer build): one rank count and model per program, no real-MPI comparison.
+Exits 77 (skipped) without gfortran.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+
+BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+QUICK = "--quick" in sys.argv
+HERE = os.path.join(SOURCE, "tests", "fortran")
+SIMFAB = os.path.join(BUILD, "simfab")
+TMP = tempfile.mkdtemp(prefix="simfab-fortran-")
+failures = []
+checks = 0
+
+
+def check(what, ok, detail=""):
+    global checks
+    checks += 1
+    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
+    if not ok:
+        failures.append(what)
+    return ok
+
+
+def sh(cmd, timeout=300):
+    return subprocess.run(cmd, capture_output=True, text=True, timeout=timeout, cwd=TMP)
+
+
+def build(compiler, sources, out, extra=()):
+    r = sh([compiler, "-O2", "-o", os.path.join(TMP, out), *extra, *[os.path.join(HERE, s) for s in sources]])
+    if not check(f"{os.path.basename(compiler)} builds {out}", r.returncode == 0, r.stderr[-2000:]):
+        return None
+    return os.path.join(TMP, out)
+
+
+def exec_run(np, prog, *args, cfg=(), quiet=True):
+    cmd = [SIMFAB, "exec", "-np", str(np)] + [a for c in cfg for a in ("--cfg", c)]
+    cmd += (["--quiet"] if quiet else []) + [prog, *args]
+    return sh(cmd)
+
+
+def comparable(text):
+    """The lines a real MPI prints alike: not timings, not floating-point residuals; sorted, since
+    the ranks' lines interleave as they may."""
+    return sorted(l for l in text.splitlines() if " time " not in l and "residual" not in l and l.strip())
+
+
+if not shutil.which("gfortran"):
+    print("gfortran not found: skipped")
+    sys.exit(77)
+
+fc, f77, cc = (os.path.join(BUILD, w) for w in ("simfab-fc", "simfab-f77", "simfab-cc"))
+mixed = os.path.join(TMP, "mixed.o")
+r = sh([cc, "-c", "-o", mixed, os.path.join(HERE, "mixed.c")])
+check("simfab-cc -c builds mixed.c", r.returncode == 0, r.stderr)
+programs = {
+    "cg": build(fc, ["cg.f90"], "cg"),
+    "ft": build(fc, ["ft.f90"], "ft"),
+    "lu": build(f77, ["lu.f"], "lu"),
+    "features": build(fc, ["features.f90"], "features", [mixed]),
+    "stop": build(fc, ["stop.f90"], "stop"),
+    "missing": build(f77, ["missing.f"], "missing"),
+}
+ARGS = {"cg": ["-n", "600", "-i", "1000"], "ft": ["24"], "lu": ["48", "40", "8"], "features": []}
+NPS = {"cg": [4] if QUICK else [1, 3, 4], "ft": [4] if QUICK else [1, 2, 4], "lu": [4] if QUICK else [2, 3, 4],
+       "features": [4] if QUICK else [2, 4]}
+MODELS = ["loggops"] if QUICK else ["loggops", "flow", "smpi"]
+
+# ---- the programs verify themselves ----------------------------------------------------------
+outputs = {}
+for name in ["cg", "ft", "lu"]:
+    if not programs[name]:
+        continue
+    for np in NPS[name]:
+        for model in MODELS if np == NPS[name][-1] else ["loggops"]:
+            r = exec_run(np, programs[name], *ARGS[name], cfg=["network/model=" + model])
+            check(f"{name} -np {np} ({model}) verifies", r.returncode == 0 and
+                  f"{name}: VERIFICATION SUCCESSFUL" in r.stdout, r.stdout + r.stderr[-1500:])
+            outputs[(name, np)] = r.stdout
+
+EXPECTED_FEATURES = [
+    "waitany index in 1..3: T  tag = index: T",
+    "waitsome indices in 1..3: T",
+    "testany on null requests: flag T index undefined: T",
+    "maxloc   4.0  2.0 in place agrees: T",
+    "user op absmax   -3.0",
+    "row 2 as a vector type:   2.0  5.0  8.0",
+    'split: rank 1 is 1 of "half 1" (6 chars)',
+    "tag_ub present: T at least 32767: T",
+    "iprobe with nothing pending: F",
+    'info value "4" found T',
+    "c_side sum of ranks: 6",
+    "private COMMON counter: 2",
+]
+if programs["features"]:
+    r = exec_run(4, programs["features"])
+    outputs[("features", 4)] = r.stdout
+    lines = r.stdout.splitlines()
+    check("features exits 0", r.returncode == 0, r.stderr[-1500:])
+    for want in EXPECTED_FEATURES:
+        check(f"features: {want}", want in lines, r.stdout)
+    check("features: the ring's messages (31, 32, 33 at rank 0)", "ring received   31.0  32.0  33.0" in lines, r.stdout)
+
+# ---- determinism ------------------------------------------------------------------------------
+if programs["lu"]:
+    docs = []
+    for _ in range(2):
+        j = os.path.join(TMP, f"lu{len(docs)}.json")
+        r = sh([SIMFAB, "exec", "-np", "3", "--quiet", "--reproducible", "--json", j, "--cfg",
+                "online/compute=declared", programs["lu"], *ARGS["lu"]])
+        docs.append(open(j).read() if r.returncode == 0 and os.path.exists(j) else None)
+    check("lu: the same run twice gives byte-identical JSON", docs[0] is not None and docs[0] == docs[1])
+
+# ---- STOP, ERROR STOP, a routine simfab lacks ------------------------------------------------
+if programs["stop"]:
+    r = exec_run(3, programs["stop"], "1", "3")
+    check("STOP 3 on rank 1: exit status 3, 'STOP 3' and the rank named", r.returncode == 3 and
+          "STOP 3" in r.stderr and "rank 1 exited with status 3" in r.stderr, (r.returncode, r.stderr))
+    r = exec_run(3, programs["stop"], "0", "7", "error")
+    check("ERROR STOP 7: exit status 7", r.returncode == 7 and "ERROR STOP 7" in r.stderr, (r.returncode, r.stderr))
+    r = exec_run(3, programs["stop"], "2", "0")
+    check("a plain STOP before MPI_Finalize is reported", r.returncode != 0 and
+          "rank 2 called MPI_Init but ended without calling MPI_Finalize" in r.stderr, (r.returncode, r.stderr))
+if programs["missing"]:
+    r = exec_run(2, programs["missing"])
+    check("a Fortran routine simfab lacks is refused at load, named", r.returncode == 2 and
+          "the program calls MPI_FILE_SEEK_SHARED (Fortran), which simfab does not implement" in r.stderr,
+          (r.returncode, r.stderr))
+
+# ---- the same sources on Open MPI print the same lines ----------------------------------------
+MPIRUN = ["mpirun", "--allow-run-as-root", "--oversubscribe"]
+if not QUICK and all(shutil.which(t) for t in ("mpif90", "mpif77", "mpicc", "mpirun")):
+    real_mixed = os.path.join(TMP, "mixed_real.o")
+    sh(["mpicc", "-c", "-o", real_mixed, os.path.join(HERE, "mixed.c")])
+    relaxed = ["-fallow-argument-mismatch", "-w"]
+    real = {"cg": build("mpif90", ["cg.f90"], "cg_real", relaxed), "ft": build("mpif90", ["ft.f90"], "ft_real", relaxed),
+            "lu": build("mpif77", ["lu.f"], "lu_real", relaxed),
+            "features": build("mpif90", ["features.f90"], "features_real", relaxed + [real_mixed])}
+    for name, np in [("cg", 4), ("ft", 4), ("lu", 4), ("features", 4)]:
+        if not real[name] or (name, np) not in outputs:
+            continue
+        r = sh(MPIRUN + ["-np", str(np), real[name], *ARGS[name]])
+        check(f"{name} on Open MPI prints what it prints in simfab", r.returncode == 0 and
+              comparable(r.stdout) == comparable(outputs[(name, np)]), (comparable(r.stdout), comparable(outputs[(name, np)])))
+else:
+    print("skip  the comparison with Open MPI (--quick, or no mpif90/mpirun)")
+
+shutil.rmtree(TMP, ignore_errors=True)
+print(f"{checks - len(failures)} of {checks} checks passed")
+sys.exit(1 if failures else 0)

@@ -1,5 +1,5 @@
 # simfab-toolchain.cmake: builds a CMake project's MPI programs for `simfab exec` by making simfab's
-# compiler wrappers the project's C and C++ compilers.
+# compiler wrappers the project's C, C++ and Fortran compilers.
 #
 #   cmake -S app -B app-build -DCMAKE_TOOLCHAIN_FILE=<simfab>/cmake/simfab-toolchain.cmake \
 #         -DSIMFAB_BUILD_DIR=<simfab build directory>
@@ -12,7 +12,8 @@
 # its own: drop find_package(MPI) and MPI::MPI_C / MPI::MPI_CXX from it, or keep them only where an
 # MPI is installed (they would add that MPI's headers and libraries; simfab's come first on the
 # include path, but linking a real MPI library defeats the simulation).
-# The underlying compilers are `cc` and `c++`, or SIMFAB_CC / SIMFAB_CXX from the environment.
+# The underlying compilers are `cc`, `c++` and `gfortran`, or SIMFAB_CC / SIMFAB_CXX / SIMFAB_FC from
+# the environment.
 
 if(NOT SIMFAB_BUILD_DIR)
   message(FATAL_ERROR "simfab-toolchain.cmake: pass -DSIMFAB_BUILD_DIR=<simfab build directory> "
@@ -30,4 +31,5 @@ list(APPEND CMAKE_TRY_COMPILE_PLATFORM_VARIABLES SIMFAB_BUILD_DIR)
 
 set(CMAKE_C_COMPILER "${SIMFAB_BUILD_DIR}/simfab-cc")
 set(CMAKE_CXX_COMPILER "${SIMFAB_BUILD_DIR}/simfab-cxx")
+set(CMAKE_Fortran_COMPILER "${SIMFAB_BUILD_DIR}/simfab-fc")
 set(CMAKE_POSITION_INDEPENDENT_CODE ON)

@@ -1,0 +1,34 @@
+# compiler_wrapper.sh: the body that simfab-cc, simfab-cxx and simfab-fc share (they set `compiler`,
+# `prefix` and `link_flags`, then source this file with the user's arguments). It runs
+#   compiler prefix ARGS [link_flags]
+# adding link_flags only when linking: none of -c, -S, -E, -M, -MM is given and some operand (a
+# file) is, so `simfab-cc -v` or `--version` lets the compiler answer. Options of its own:
+#   --showme   print the command that would run, and exit 0
+#   -v         print the command before running it (and pass -v on to the compiler)
+link=1
+showme=0
+verbose=0
+args=()
+for arg in "$@"; do
+  case "$arg" in
+    --showme) showme=1; continue ;;
+    -c|-S|-E|-M|-MM) link=0 ;;
+    -v) verbose=1 ;;
+  esac
+  args+=("$arg")
+done
+has_operand=0
+for arg in "${args[@]}"; do [[ "$arg" != -* ]] && has_operand=1; done
+[[ $has_operand -eq 0 ]] && link=0
+
+command=("${compiler[@]}" "${prefix[@]}" "${args[@]}")
+[[ $link -eq 1 ]] && command+=("${link_flags[@]}")
+if [[ $showme -eq 1 || $verbose -eq 1 ]]; then
+  shown=()
+  for word in "${command[@]}"; do
+    if [[ "$word" =~ ^[A-Za-z0-9_@%+=:,./-]+$ ]]; then shown+=("$word"); else shown+=("$(printf '%q' "$word")"); fi
+  done
+  echo "${shown[*]}"
+fi
+[[ $showme -eq 1 ]] && exit 0
+exec "${command[@]}"

@@ -65,6 +65,7 @@ struct OnlineOptions {
   double reference_speed = 0;     // flop/s of this machine's core; 0: as fast as each simulated host
   SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
   double cpu_threshold_s = 1e-6;  // measured bursts shorter than this are not charged
+  bool virtual_clocks = true;     // online/virtual-clocks: libc's clocks read simulated time
   energy::LbOptions lb;           // lb/*: what simfab_migrate does
 };
 
@@ -95,6 +96,7 @@ class OnlineProgram final : public Program, private EventHandler {
 
   // ---- the services the C ABI calls (always from inside the running rank's fiber) ----
   RankId me() const { return current_; }
+  bool virtual_clocks() const { return options_.virtual_clocks; }
   // The running rank's Fortran sentinels (MPI_IN_PLACE, MPI_STATUS_IGNORE, ...).
   const FortranSentinels& fortran_sentinels() const { return rank().fortran; }
   SimTime now() const;

@@ -29,6 +29,11 @@ void register_online_keys(Config& cfg) {
                {}});
   cfg.declare({"online/poll-cost", CfgType::kTime, "100ns",
                "simfab exec: simulated time an MPI_Test* or MPI_Iprobe that finds nothing costs", {}});
+  cfg.declare({"online/virtual-clocks", CfgType::kChoice, "yes",
+               "simfab exec: yes makes gettimeofday, clock_gettime, time, clock and C++'s steady_clock / "
+               "system_clock read the rank's simulated time, and sleep, usleep, nanosleep advance it (programs "
+               "built with simfab-cc/-cxx); no leaves them to the host",
+               {"yes", "no"}});
 }
 
 Platform default_cluster(int n) {
@@ -66,6 +71,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   if (const double s = reference_speed(cfg); s > 0) opt.reference_speed = s;
   opt.poll_cost = cfg.time("online/poll-cost");
   opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
+  opt.virtual_clocks = cfg.choice("online/virtual-clocks") == "yes";
   opt.lb = energy::lb_options(cfg);
 
   ProgramImage image(in.program.front());

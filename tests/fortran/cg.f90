@@ -82,6 +82,7 @@ program cg
     end if
     print '(a,f12.6,a)', 'cg: time ', t1 - t0, ' s'
   end if
+  deallocate (x, r, p, q, b, xs)
   call MPI_Finalize(ierr)
 
 contains

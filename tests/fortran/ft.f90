@@ -96,6 +96,7 @@ program ft
     end if
     print '(a,f12.6,a)', 'ft: time ', t1 - t0, ' s'
   end if
+  deallocate (a, t, sendb, recvb)
   call MPI_FINALIZE(ierr)
 
 contains

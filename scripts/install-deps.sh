@@ -16,7 +16,8 @@ packages=(
   libsimgrid-dev        # SimGrid 3.32's smpirun/smpicc: the simgrid_validation_quick test
   openmpi-bin           # real MPI runs: capture (libsimfab-capture.so), calibration, validation/real
   libopenmpi-dev        # mpicc and mpi.h for the capture library and the calibration program
-  gfortran              # mpif90: the Fortran programs of the hybrid tests
+  gfortran              # simfab-fc and mpif90: the Fortran programs of the exec and hybrid tests
+  autoconf automake     # tests/autotools: a configure-based project built with simfab-cc
   netpipe-openmpi       # NPmpi, a real third-party MPI program: the hybrid tests run it
   hpcc                  # HPC Challenge (HPL and more), ditto
   pajeng                # pj_dump checks the Paje traces simfab writes (--paje)

@@ -2,7 +2,8 @@
 # `prefix` and `link_flags`, then source this file with the user's arguments). It runs
 #   compiler prefix ARGS [link_flags]
 # adding link_flags only when linking: none of -c, -S, -E, -M, -MM is given and some operand (a
-# file) is, so `simfab-cc -v` or `--version` lets the compiler answer. Options of its own:
+# file) is, so `simfab-cc -v` or `--version` lets the compiler answer. -fPIE/-fpie become
+# -fPIC/-fpic and -pie/-no-pie are dropped (the output is a shared object). Options of its own:
 #   --showme   print the command that would run, and exit 0
 #   -v         print the command before running it (and pass -v on to the compiler)
 link=1
@@ -14,12 +15,28 @@ for arg in "$@"; do
     --showme) showme=1; continue ;;
     -c|-S|-E|-M|-MM) link=0 ;;
     -v) verbose=1 ;;
+    # A build system's position-independent-executable flags (CMake's POSITION_INDEPENDENT_CODE
+    # appends -fPIE after our -fPIC): code for a shared object must be -fPIC, and it is no PIE.
+    -fPIE) arg=-fPIC ;;
+    -fpie) arg=-fpic ;;
+    -pie|-no-pie) continue ;;
   esac
   args+=("$arg")
 done
 has_operand=0
 for arg in "${args[@]}"; do [[ "$arg" != -* ]] && has_operand=1; done
 [[ $has_operand -eq 0 ]] && link=0
+
+# A user who allows undefined symbols (-Wl,--unresolved-symbols=..., -Wl,-z,undefs) gets them: the
+# program links, and simfab refuses a missing function when it loads the program instead.
+for arg in "${args[@]}"; do
+  case "$arg" in
+    -Wl,--unresolved-symbols=*|-Wl,-z,undefs)
+      kept=()
+      for flag in "${link_flags[@]}"; do [[ "$flag" != -Wl,--no-undefined ]] && kept+=("$flag"); done
+      link_flags=("${kept[@]}") ;;
+  esac
+done
 
 command=("${compiler[@]}" "${prefix[@]}" "${args[@]}")
 [[ $link -eq 1 ]] && command+=("${link_flags[@]}")

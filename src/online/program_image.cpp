@@ -115,10 +115,18 @@ ProgramImage::ProgramImage(const std::string& path) : path_(path) {
   const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
   for (unsigned i = 0; i < eh.e_phnum; ++i) {
     const auto ph = read_at<Elf64_Phdr>(bytes, eh.e_phoff + uint64_t{i} * sizeof(Elf64_Phdr));
-    if (ph.p_type == PT_INTERP)
-      fail(path, std::string("the program is an executable (position-independent), not a shared object; ") + kRebuild);
     if (!in_file(ph.p_offset, ph.p_filesz, bytes.size()))
       fail(path, std::string("the program's ELF segments extend past the end of the file; ") + kRebuild);
+    // A PIE (DF_1_PIE) cannot be dlopen()ed; a shared object with an interpreter (what simfab-cc
+    // makes: it can also be executed, apps/wrappers/simfab_start.cpp) can.
+    if (ph.p_type == PT_DYNAMIC) {
+      for (uint64_t at = ph.p_offset; at + sizeof(Elf64_Dyn) <= ph.p_offset + ph.p_filesz; at += sizeof(Elf64_Dyn)) {
+        const auto dyn = read_at<Elf64_Dyn>(bytes, at);
+        if (dyn.d_tag == DT_NULL) break;
+        if (dyn.d_tag == DT_FLAGS_1 && (dyn.d_un.d_val & DF_1_PIE) != 0)
+          fail(path, std::string("the program is an executable (position-independent), not a shared object; ") + kRebuild);
+      }
+    }
     end = std::max<uint64_t>(end, ph.p_offset + ph.p_filesz);
     if (ph.p_type == PT_LOAD && (ph.p_flags & PF_W) != 0) {
       const uint64_t first = ph.p_vaddr / page * page;

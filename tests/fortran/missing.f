@@ -1,4 +1,5 @@
-! missing: calls MPI_FILE_SEEK_SHARED, which simfab does not implement: refused at load.
+! missing: calls MPI_FILE_SEEK_SHARED, which simfab does not implement: simfab-f77 refuses to
+! link it; linked anyway, simfab exec refuses to load it.
       PROGRAM MISSING
       INCLUDE 'mpif.h'
       INTEGER IERR, FH

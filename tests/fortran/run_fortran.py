@@ -20,7 +20,8 @@ them with `simfab exec`:
     runs of lu give byte-identical JSON;
   - STOP n / ERROR STOP n end the rank with status n (the run stops with it, STOP's message on
     stderr); a plain STOP before MPI_Finalize is reported as such; a program calling a Fortran MPI
-    routine simfab lacks is refused at load, naming it (exit 2).
+    routine simfab lacks does not link (simfab-f77), and linked anyway is refused at load, naming
+    it (exit 2).
 --quick (the sanitizer build): one rank count and model per program, no real-MPI comparison.
 Exits 77 (skipped) without gfortran.
 """
@@ -85,7 +86,7 @@ programs = {
     "lu": build(f77, ["lu.f"], "lu"),
     "features": build(fc, ["features.f90"], "features", [mixed]),
     "stop": build(fc, ["stop.f90"], "stop"),
-    "missing": build(f77, ["missing.f"], "missing"),
+    "missing": build(f77, ["missing.f"], "missing", ["-Wl,--unresolved-symbols=ignore-all"]),
 }
 ARGS = {"cg": ["-n", "600", "-i", "1000"], "ft": ["24"], "lu": ["48", "40", "8"], "features": []}
 NPS = {"cg": [4] if QUICK else [1, 3, 4], "ft": [4] if QUICK else [1, 2, 4], "lu": [4] if QUICK else [2, 3, 4],
@@ -147,7 +148,10 @@ if programs["stop"]:
     r = exec_run(3, programs["stop"], "2", "0")
     check("a plain STOP before MPI_Finalize is reported", r.returncode != 0 and
           "rank 2 called MPI_Init but ended without calling MPI_Finalize" in r.stderr, (r.returncode, r.stderr))
-if programs["missing"]:
+r = sh([f77, "-o", os.path.join(TMP, "missing_plain"), os.path.join(HERE, "missing.f")])
+check("simfab-f77 refuses to link a routine simfab lacks, naming it", r.returncode != 0 and
+      "undefined reference to `mpi_file_seek_shared_'" in r.stderr, r.stderr)
+if programs["missing"]:  # linked anyway: refused at load
     r = exec_run(2, programs["missing"])
     check("a Fortran routine simfab lacks is refused at load, named", r.returncode == 2 and
           "the program calls MPI_FILE_SEEK_SHARED (Fortran), which simfab does not implement" in r.stderr,

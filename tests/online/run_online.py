@@ -279,7 +279,10 @@ def main():
     for f in sorted(os.listdir(bad_dir)):
         base, ext = os.path.splitext(f)
         if ext == ".c":
-            jobs.append(("bad/" + base, os.path.join(bad_dir, f), False, ("-O0",)))
+            # simfab-cc refuses a call simfab lacks at link (--no-undefined); linked anyway, the
+            # program is refused when loaded (tests/buildsys checks the link error).
+            flags = ("-O0", "-Wl,--unresolved-symbols=ignore-all") if base == "unimplemented" else ("-O0",)
+            jobs.append(("bad/" + base, os.path.join(bad_dir, f), False, flags))
     workers = max(2, os.cpu_count() or 2)
     failures = []
     rows = []

@@ -4,12 +4,13 @@
 //   gettimeofday, time, clock_gettime(CLOCK_REALTIME*)   E + t  (E: the host's real time when the
 //                                                        run began, in whole seconds; t: the
 //                                                        rank's simulated time)
-//   clock_gettime(CLOCK_MONOTONIC*, BOOTTIME, *CPUTIME_ID), clock(), steady_clock   t
+//   clock_gettime(CLOCK_MONOTONIC*, CLOCK_BOOTTIME), clock(), steady_clock   t
 //   system_clock                                         E + t
 //   sleep, usleep, nanosleep                              advance t, as simfab_sleep (no core used)
 // Reading a clock is a call like MPI_Wtime: the computation since the previous call is charged
 // first (measured mode), so t includes it. With online/virtual-clocks=no, before the first rank
-// runs, or for clocks not listed (CLOCK_TAI, ...), the host's clock answers. Under
+// runs, or for clocks not listed (the CPU-time clocks CLOCK_PROCESS_CPUTIME_ID and
+// CLOCK_THREAD_CPUTIME_ID, CLOCK_TAI, ...), the host's clock answers. Under
 // online/compute=declared, a loop that waits for a clock to move never ends (no computation is
 // charged), as with MPI_Wtime.
 #include <simfab/mpi.h>
@@ -49,8 +50,7 @@ timespec to_timespec(int64_t ns) { return {static_cast<time_t>(ns / 1'000'000'00
 
 bool realtime(clockid_t id) { return id == CLOCK_REALTIME || id == CLOCK_REALTIME_COARSE; }
 bool rank_clock(clockid_t id) {
-  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME ||
-         id == CLOCK_PROCESS_CPUTIME_ID || id == CLOCK_THREAD_CPUTIME_ID;
+  return id == CLOCK_MONOTONIC || id == CLOCK_MONOTONIC_RAW || id == CLOCK_MONOTONIC_COARSE || id == CLOCK_BOOTTIME;
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
-/* Calls a function simfab does not declare (MPI_Comm_spawn, prototyped here). Expected: simfab
- * exec exits 2 naming MPI_Comm_spawn. */
+/* Calls a function simfab does not declare (MPI_Comm_spawn, prototyped here). simfab-cc refuses to
+ * link it (undefined reference); linked with -Wl,--unresolved-symbols=ignore-all, simfab exec
+ * refuses to load it: exit 2 naming MPI_Comm_spawn. */
 #include <mpi.h>
 extern int MPI_Comm_spawn(const char* command, char* argv[], int maxprocs, MPI_Info info, int root, MPI_Comm comm,
                           MPI_Comm* intercomm, int errcodes[]);

@@ -1,0 +1,1 @@
+/* ringtime.c's config.h under CMake (autotools writes its own). */

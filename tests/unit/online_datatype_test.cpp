@@ -417,7 +417,7 @@ TEST(OnlineReduce, FortranTypes) {
             (std::vector<double>{2.0, 4.0, 5.0, 2.0}));
   EXPECT_EQ(reduce<double>(MPI_MINLOC, {2.0, 7.0, 3.0, 1.0}, {2.0, 4.0, 5.0, 2.0}, MPI_2DOUBLE_PRECISION, 2),
             (std::vector<double>{2.0, 4.0, 3.0, 1.0}));
-  EXPECT_EQ(reduce<float>(MPI_MINLOC, {2.0f, 7.0f}, {1.0f, 9.0f}, MPI_2REAL), (std::vector<float>{1.0f, 9.0f}));
+  EXPECT_EQ(reduce<float>(MPI_MINLOC, {2.0f, 7.0f}, {1.0f, 9.0f}, MPI_2REAL, 1), (std::vector<float>{1.0f, 9.0f}));
   EXPECT_EQ(reduce<int32_t>(MPI_MAXLOC, {4, 1}, {4, 0}, MPI_2INTEGER, 1), (std::vector<int32_t>{4, 0}));
   EXPECT_TRUE(is_contiguous(MPI_2DOUBLE_PRECISION));
 }

@@ -4,7 +4,10 @@
 
 #include "mpi/call_error.hpp"
 #include "online/abi/abi_call.hpp"
+#include "online/attributes.hpp"
 
+using simfab::online::AttrKind;
+using simfab::online::AttributeStore;
 using simfab::online::Call;
 using simfab::online::mpi_fatal;
 using simfab::online::require_ptr;
@@ -40,6 +43,18 @@ int cart_rank_of(const simfab::online::OnlineProgram::Cart& cart, const int* coo
   return rank;
 }
 
+// MPI_Group_range_incl/excl: the ranks first, first + stride, ... up to last of each triple.
+std::vector<int> range_ranks(int n, int ranges[][3], const char* call) {
+  if (n < 0) mpi_fatal(call, "n " + std::to_string(n) + " < 0");
+  std::vector<int> out;
+  for (int i = 0; i < n; ++i) {
+    const int first = ranges[i][0], last = ranges[i][1], stride = ranges[i][2];
+    if (stride == 0) mpi_fatal(call, "range " + std::to_string(i) + " has a stride of 0");
+    for (int r = first; stride > 0 ? r <= last : r >= last; r += stride) out.push_back(r);
+  }
+  return out;
+}
+
 }  // namespace
 
 extern "C" {
@@ -62,6 +77,7 @@ int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   Call c("MPI_Comm_dup");
   require_ptr(newcomm, "newcomm", c.name());
   *newcomm = c->comm_create(comm, mpi::CreationKind::kDup, 0, 0, {}, c.name());
+  AttributeStore::instance().copied(c->me(), AttrKind::kComm, comm, *newcomm, c.name());
   return MPI_SUCCESS;
 }
 
@@ -102,6 +118,8 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
 int MPI_Comm_free(MPI_Comm* comm) {
   Call c("MPI_Comm_free");
   require_ptr(comm, "comm", c.name());
+  c->comm(*comm, c.name());
+  AttributeStore::instance().erased(c->me(), AttrKind::kComm, *comm, c.name());
   c->comm_free(comm, c.name());
   return MPI_SUCCESS;
 }
@@ -161,6 +179,11 @@ int MPI_Comm_get_attr(MPI_Comm comm, int keyval, void* attribute_val, int* flag)
   }
   *flag = v != nullptr;
   if (v) *static_cast<int**>(attribute_val) = v;
+  void* user = nullptr;  // an attribute the program set (abi_attributes.cpp)
+  if (!v && AttributeStore::instance().get(c->me(), AttrKind::kComm, comm, keyval, &user)) {
+    *flag = 1;
+    *static_cast<void**>(attribute_val) = user;
+  }
   return MPI_SUCCESS;
 }
 
@@ -195,6 +218,16 @@ int MPI_Group_excl(MPI_Group group, int n, const int* ranks, MPI_Group* newgroup
   const std::vector<int32_t> v = ranks_of(n, ranks, c.name());
   *newgroup = c->add_group(guarded(c.name(), [&] { return c->group(group, c.name()).excl(v); }));
   return MPI_SUCCESS;
+}
+
+int MPI_Group_range_incl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  const std::vector<int> v = range_ranks(n, ranges, "MPI_Group_range_incl");
+  return MPI_Group_incl(group, static_cast<int>(v.size()), v.data(), newgroup);
+}
+
+int MPI_Group_range_excl(MPI_Group group, int n, int ranges[][3], MPI_Group* newgroup) {
+  const std::vector<int> v = range_ranks(n, ranges, "MPI_Group_range_excl");
+  return MPI_Group_excl(group, static_cast<int>(v.size()), v.data(), newgroup);
 }
 
 int MPI_Group_union(MPI_Group a, MPI_Group b, MPI_Group* newgroup) {

@@ -6,6 +6,7 @@
 #include <string>
 
 #include "online/arg_check.hpp"
+#include "online/attributes.hpp"
 #include "online/datatype.hpp"
 #include "online/type_constructors.hpp"
 #include "online/type_queries.hpp"
@@ -156,7 +157,9 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
 }
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  return new_type("MPI_Type_dup", newtype, [&] { return type_dup(oldtype, "MPI_Type_dup"); });
+  const int rc = new_type("MPI_Type_dup", newtype, [&] { return type_dup(oldtype, "MPI_Type_dup"); });
+  AttributeStore::instance().copied(attribute_rank(), AttrKind::kType, oldtype, *newtype, "MPI_Type_dup");
+  return rc;
 }
 
 int MPI_Type_commit(MPI_Datatype* datatype) {
@@ -169,6 +172,7 @@ int MPI_Type_commit(MPI_Datatype* datatype) {
 int MPI_Type_free(MPI_Datatype* datatype) {
   const char* call = "MPI_Type_free";
   check_pointer(call, "datatype", datatype);
+  AttributeStore::instance().erased(attribute_rank(), AttrKind::kType, *datatype, call);
   type_free(*datatype, call);
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;

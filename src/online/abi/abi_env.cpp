@@ -94,21 +94,6 @@ int MPI_Is_thread_main(int* flag) {
   return MPI_SUCCESS;
 }
 
-int MPI_Comm_set_errhandler(MPI_Comm comm, MPI_Errhandler errhandler) {
-  Call c("MPI_Comm_set_errhandler");
-  c->comm(comm, c.name());
-  if (errhandler != MPI_ERRORS_ARE_FATAL && errhandler != MPI_ERRORS_RETURN)
-    mpi_fatal(c.name(), "invalid error handler " + std::to_string(errhandler));
-  return MPI_SUCCESS;  // simfab treats every error as fatal (online/mpi_fatal.hpp)
-}
-
-int MPI_Comm_get_errhandler(MPI_Comm comm, MPI_Errhandler* errhandler) {
-  Call c("MPI_Comm_get_errhandler");
-  c->comm(comm, c.name());
-  *errhandler = MPI_ERRORS_ARE_FATAL;
-  return MPI_SUCCESS;
-}
-
 int MPI_Pcontrol(const int level, ...) {
   Call c("MPI_Pcontrol", true);
   c->pcontrol(level);

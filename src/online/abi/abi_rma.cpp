@@ -1,5 +1,6 @@
 // One-sided communication (MPI-3.1 chapter 11): thin wrappers over online/rma.hpp.
 #include "online/abi/abi_call.hpp"
+#include "online/attributes.hpp"
 #include "online/rma.hpp"
 
 using simfab::online::Call;
@@ -60,6 +61,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info, MPI_Comm comm, void
 int MPI_Win_free(MPI_Win* win) {
   Call c("MPI_Win_free");
   require_ptr(win, "win", c.name());
+  simfab::online::AttributeStore::instance().erased(c->me(), simfab::online::AttrKind::kWin, *win, c.name());
   rma().free(c.get(), win, c.name());
   return MPI_SUCCESS;
 }

@@ -18,6 +18,10 @@ import re
 import sys
 
 HAND_WRITTEN = {
+    # C callbacks: the Fortran forms pass every argument by reference (not bound yet)
+    "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create",
+    "MPI_Comm_set_attr", "MPI_Type_set_attr", "MPI_Win_set_attr", "MPI_Attr_put",  # the value itself
+    "MPI_Type_get_attr", "MPI_Win_get_attr",
     "MPI_Init", "MPI_Init_thread", "MPI_Pcontrol",  # no argc/argv; Pcontrol has no IERROR
     "MPI_Comm_get_attr", "MPI_Attr_get",              # the attribute's value, not a pointer to it
     "MPI_Buffer_detach",                              # the buffer's address is not returned
@@ -40,7 +44,7 @@ def prototypes(text):
     text = re.sub(r"/\*.*?\*/", "", text, flags=re.S)
     for m in re.finditer(r"^(int|double|void|MPI_Aint)\s+(\w+)\(([^;]*?)\);", text, flags=re.M | re.S):
         ret, name, params = m.group(1), m.group(2), " ".join(m.group(3).split())
-        if name in HAND_WRITTEN or "_c2f" in name or "_f2c" in name or not (name.startswith("MPI_") or name.startswith("simfab_")
+        if name in HAND_WRITTEN or "_c2f" in name or "_f2c" in name or name.endswith("_fn") or not (name.startswith("MPI_") or name.startswith("simfab_")
                                         or name.startswith("smpi_")):
             continue
         args = [] if params in ("void", "") else [p.strip() for p in params.split(",")]
@@ -49,6 +53,8 @@ def prototypes(text):
 
 def split_param(p):
     """'const int ranks[]' -> ('const int', 'ranks', is_array, pointer_depth)."""
+    if p.endswith("[][3]"):  # MPI_Group_range_*'s triples: INTEGER RANGES(3, N) in Fortran
+        return p[:-5].rsplit(None, 1)[0], p[:-5].rsplit(None, 1)[1], True, 0
     array = p.endswith("[]")
     if array:
         p = p[:-2].strip()
@@ -88,6 +94,9 @@ def binding(ret, name, args):
         elif plain == "void" and depth == 1 and not array:
             params.append(f"void* {pname}")
             call_args.append(pname if pname in ADDRESSES else f"f_buf({pname})")
+        elif a.endswith("[][3]"):
+            params.append(f"int* {pname}")
+            call_args.append(f"reinterpret_cast<int(*)[3]>({pname})")
         else:  # pointers and arrays of ints, handles, MPI_Aint, MPI_Count; user functions
             t = plain + "*" * depth + ("*" if array else "")
             params.append(f"{t} {pname}")

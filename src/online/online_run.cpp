@@ -6,6 +6,7 @@
 #include "core/units.hpp"
 #include "mpi/coll/registry.hpp"
 #include "online/crash_guard.hpp"
+#include "online/mpi_io.hpp"
 #include "online/online_program.hpp"
 #include "online/program_image.hpp"
 #include "platform/yaml_platform.hpp"
@@ -29,6 +30,16 @@ void register_online_keys(Config& cfg) {
                {}});
   cfg.declare({"online/poll-cost", CfgType::kTime, "100ns",
                "simfab exec: simulated time an MPI_Test* or MPI_Iprobe that finds nothing costs", {}});
+  cfg.declare({"io/latency", CfgType::kTime, "50us",
+               "simfab exec, MPI-IO: the simulated time every file read or write (and open, close, sync) "
+               "costs on top of its bytes",
+               {}});
+  cfg.declare({"io/read-bandwidth", CfgType::kPerByte, "8Gbps",
+               "simfab exec, MPI-IO: the rate at which a rank reads a file (each read: io/latency + bytes / "
+               "this; no contention)",
+               {}});
+  cfg.declare({"io/write-bandwidth", CfgType::kPerByte, "8Gbps",
+               "simfab exec, MPI-IO: the rate at which a rank writes a file", {}});
   cfg.declare({"online/virtual-clocks", CfgType::kChoice, "yes",
                "simfab exec: yes makes gettimeofday, clock_gettime, time, clock and C++'s steady_clock / "
                "system_clock read the rank's simulated time, and sleep, usleep, nanosleep advance it (programs "
@@ -74,6 +85,8 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   opt.virtual_clocks = cfg.choice("online/virtual-clocks") == "yes";
   opt.lb = energy::lb_options(cfg);
 
+  MpiIo::instance().set_costs(
+      IoCosts{cfg.time("io/latency"), cfg.per_byte("io/read-bandwidth"), cfg.per_byte("io/write-bandwidth")});
   ProgramImage image(in.program.front());
   install_crash_guard();
   OpPool ops;

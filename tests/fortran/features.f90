@@ -16,7 +16,9 @@ program features
   integer(kind=MPI_ADDRESS_KIND) :: tag_ub
   character(len=MPI_MAX_OBJECT_NAME) :: cname
   character(len=40) :: value
-  integer :: clen
+  integer :: clen, fh
+  integer(kind=MPI_OFFSET_KIND) :: offset
+  integer :: block(4), back(4)
   external :: absmax
   integer, external :: c_side
 
@@ -88,6 +90,20 @@ program features
   call MPI_Info_get(info, 'cb_nodes', 40, value, flag, ierr)
   call MPI_Info_free(info, ierr)
   if (rank == 0) print '(4a,l1)', 'info value "', trim(value), '"', ' found ', flag
+
+  ! MPI-IO: every rank writes its block at its offset, reads its neighbour's back
+  call MPI_File_open(MPI_COMM_WORLD, 'features-io.dat', MPI_MODE_CREATE + MPI_MODE_RDWR, MPI_INFO_NULL, fh, ierr)
+  block = [(100 * rank + i, i = 1, 4)]
+  offset = rank * 16
+  call MPI_File_write_at_all(fh, offset, block, 4, MPI_INTEGER, MPI_STATUS_IGNORE, ierr)
+  offset = mod(rank + 1, nprocs) * 16
+  call MPI_File_read_at_all(fh, offset, back, 4, MPI_INTEGER, st, ierr)
+  call MPI_Get_count(st, MPI_INTEGER, n, ierr)
+  call MPI_File_close(fh, ierr)
+  if (rank == 0) then
+    call MPI_File_delete('features-io.dat', MPI_INFO_NULL, ierr)
+    print '(a,4i5,a,i0)', 'MPI-IO read back ', back, ' count ', n
+  end if
 
   ! C called from Fortran: the C side converts the handle and reduces
   flag_int = c_side(MPI_COMM_WORLD, rank)

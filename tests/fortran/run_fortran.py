@@ -118,6 +118,7 @@ EXPECTED_FEATURES = [
     'info value "4" found T',
     "c_side sum of ranks: 6",
     "private COMMON counter: 2",
+    "MPI-IO read back   101  102  103  104 count 4",
 ]
 if programs["features"]:
     r = exec_run(4, programs["features"])
@@ -150,11 +151,11 @@ if programs["stop"]:
           "rank 2 called MPI_Init but ended without calling MPI_Finalize" in r.stderr, (r.returncode, r.stderr))
 r = sh([f77, "-o", os.path.join(TMP, "missing_plain"), os.path.join(HERE, "missing.f")])
 check("simfab-f77 refuses to link a routine simfab lacks, naming it", r.returncode != 0 and
-      "undefined reference to `mpi_file_seek_shared_'" in r.stderr, r.stderr)
+      "undefined reference to `mpi_close_port_'" in r.stderr, r.stderr)
 if programs["missing"]:  # linked anyway: refused at load
     r = exec_run(2, programs["missing"])
     check("a Fortran routine simfab lacks is refused at load, named", r.returncode == 2 and
-          "the program calls MPI_FILE_SEEK_SHARED (Fortran), which simfab does not implement" in r.stderr,
+          "the program calls MPI_CLOSE_PORT (Fortran), which simfab does not implement" in r.stderr,
           (r.returncode, r.stderr))
 
 # ---- the same sources on Open MPI print the same lines ----------------------------------------

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "online/abi/abi_call.hpp"
+#include "online/abi/abi_errhandlers.hpp"
 
 using simfab::online::Call;
 using simfab::online::mpi_fatal;
@@ -69,6 +70,13 @@ int call_handler(Call& c, Kind kind, Object object, int code) {
 }
 
 }  // namespace
+
+namespace simfab::online {
+void* errhandler_function(MPI_Errhandler e) {
+  return e >= Handlers::kFirst && valid(e) ? handlers().created[static_cast<size_t>(e - Handlers::kFirst)] : nullptr;
+}
+bool errhandler_valid(MPI_Errhandler e) { return valid(e); }
+}  // namespace simfab::online
 
 extern "C" {
 

@@ -56,6 +56,8 @@ MPI_Info MPI_Info_f2c(MPI_Fint h) { return h; }
 MPI_Fint MPI_Errhandler_c2f(MPI_Errhandler h) { return h; }
 MPI_Errhandler MPI_Errhandler_f2c(MPI_Fint h) { return h; }
 MPI_Fint MPI_Message_c2f(MPI_Message h) { return h; }
+MPI_Fint MPI_File_c2f(MPI_File h) { return h; }
+MPI_File MPI_File_f2c(MPI_Fint h) { return h; }
 MPI_Message MPI_Message_f2c(MPI_Fint h) { return h; }
 int MPI_Status_c2f(const MPI_Status* c, MPI_Fint* f) {
   std::memcpy(f, c, sizeof *c);

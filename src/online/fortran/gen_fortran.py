@@ -34,7 +34,7 @@ FUNCTIONS = {
     "simfab_get_pstate": "INTEGER", "simfab_pstate_count": "INTEGER",
 }
 VALUE_TYPES = {"int", "double", "MPI_Comm", "MPI_Group", "MPI_Datatype", "MPI_Op", "MPI_Request", "MPI_Win",
-               "MPI_Message", "MPI_Errhandler", "MPI_Info", "MPI_Aint", "MPI_Offset", "MPI_Count"}
+               "MPI_Message", "MPI_Errhandler", "MPI_Info", "MPI_File", "MPI_Aint", "MPI_Offset", "MPI_Count"}
 # void* arguments that are addresses to pass on as they are, not choice buffers.
 ADDRESSES = {"baseptr", "location", "attribute_val"}
 STATUS_COUNTS = ("count", "incount")

@@ -8,6 +8,10 @@
     types, MPI-1's removed names);
   - the same source on Open MPI (mpicc, without MPI-1's names, which Open MPI 4 removed) prints the
     same lines: the expectations are the standard's, not simfab's;
+  - mpiio.c at 1, 3 and 4 ranks: MPI-IO's common calls read back what they wrote (explicit
+    offsets, a strided view, file pointers, _all and _ordered forms, error codes, delete), no file
+    left behind, and one 1 MB write costs io/latency + bytes / io/write-bandwidth (1050 us by
+    default, 101 ms with 1 ms and 80 Mb/s); Open MPI prints the same lines;
   - coverage against SimGrid 3.32: every function SMPI's smpi.h declares outside its "not yet
     implemented" block is declared by simfab's mpi.h, except those listed in
     missing_vs_smpi.txt (the list shrinks as functions land: a listed function that simfab now
@@ -60,6 +64,36 @@ if shutil.which("mpicc") and shutil.which("mpirun") and simfab_lines:
               all(l in simfab_lines for l in real_lines) and "attributes: all OK" in real_lines, real_lines)
 else:
     print("skip  the comparison with Open MPI")
+
+# ---- MPI-IO ------------------------------------------------------------------------------------
+prog = os.path.join(TMP, "mpiio")
+r = sh([os.path.join(BUILD, "simfab-cc"), "-Wall", "-Werror", "-o", prog, os.path.join(HERE, "mpiio.c")])
+io_lines = None
+if check("simfab-cc builds mpiio.c", r.returncode == 0, r.stderr):
+    for np in [1, 3, 4]:
+        files = tempfile.mkdtemp(dir=TMP)
+        r = sh([os.path.join(BUILD, "simfab"), "exec", "-np", str(np), "--quiet", "--cfg", "online/compute=declared",
+                prog, files, "time"])
+        lines = r.stdout.splitlines()
+        wrong = [l for l in lines if not l.endswith(": OK") and l not in ("mpiio: all OK",) and "took" not in l]
+        check(f"mpiio -np {np}: {len(lines) - 2} features OK, no file left", r.returncode == 0 and not wrong and
+              "mpiio: all OK" in lines and not os.listdir(files), wrong or r.stderr[-2000:])
+        # io/latency + 1e6 B / io/write-bandwidth = 50 us + 1 ms
+        check(f"mpiio -np {np}: a 1 MB write costs io/latency + bytes / io/write-bandwidth = 1050 us",
+              "mpiio: one 1 MB write took 1050.000 us" in lines, lines)
+        io_lines = [l for l in lines if "took" not in l]
+    files = tempfile.mkdtemp(dir=TMP)
+    r = sh([os.path.join(BUILD, "simfab"), "exec", "-np", "2", "--quiet", "--cfg", "online/compute=declared", "--cfg",
+            "io/latency=1ms", "--cfg", "io/write-bandwidth=80Mbps", prog, files, "time"])
+    check("io/latency=1ms, io/write-bandwidth=80Mbps: 1 MB costs 1 ms + 100 ms",
+          "mpiio: one 1 MB write took 101000.000 us" in r.stdout, r.stdout + r.stderr)
+if shutil.which("mpicc") and shutil.which("mpirun") and io_lines:
+    real = os.path.join(TMP, "mpiio_real")
+    files = tempfile.mkdtemp(dir=TMP)
+    r = sh(["mpicc", "-o", real, os.path.join(HERE, "mpiio.c")])
+    r = r if r.returncode else sh(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "4", real, files])
+    check("mpiio on Open MPI (ROMIO) prints the same lines", r.returncode == 0 and
+          sorted(r.stdout.splitlines()) == sorted(io_lines), (r.stdout, io_lines))
 
 smpi_h = "/usr/include/smpi/smpi.h"
 if os.path.exists(smpi_h):

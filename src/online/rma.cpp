@@ -34,12 +34,18 @@ Rma::Window& Rma::window(OnlineProgram& p, MPI_Win win, const char* call, int* l
   if (win <= 0 || win > static_cast<MPI_Win>(windows_.size()) || !windows_[static_cast<size_t>(win - 1)].live)
     mpi_fatal(call, "invalid window " + std::to_string(win) + " (not created, or freed)");
   Window& w = windows_[static_cast<size_t>(win - 1)];
-  *local = p.comm(w.comm, call).rank;
+  const auto it = w.local_of.find(p.me());
+  if (it == w.local_of.end()) mpi_fatal(call, "window " + std::to_string(win) + " was not created by this rank");
+  *local = it->second;
   return w;
 }
 
+MPI_Comm Rma::comm_of(OnlineProgram& p, const Window& w) const {
+  return w.members[static_cast<size_t>(w.local_of.at(p.me()))].comm;
+}
+
 MPI_Win Rma::create(OnlineProgram& p, void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, bool allocate,
-                    void** allocated, const char* call) {
+                    void** allocated, const char* call, bool dynamic) {
   if (size < 0) mpi_fatal(call, "size " + std::to_string(size) + " < 0");
   if (disp_unit <= 0) mpi_fatal(call, "disp_unit " + std::to_string(disp_unit) + " must be > 0");
   const OnlineProgram::CommRef cr = p.comm(comm, call);
@@ -50,13 +56,14 @@ MPI_Win Rma::create(OnlineProgram& p, void* base, MPI_Aint size, int disp_unit, 
   } else if (size > 0 && !base) {
     mpi_fatal(call, "base is NULL for a window of " + std::to_string(size) + " B");
   }
-  const uint32_t k = created_[{p.me(), comm}]++;
-  auto [it, fresh] = keys_.emplace(std::make_pair(comm, k), static_cast<int>(windows_.size()));
+  const uint64_t id = cr.comm ? cr.p2p_context : kSelf + cr.self;
+  const uint32_t k = created_[{p.me(), id}]++;
+  auto [it, fresh] = keys_.emplace(std::make_pair(id, k), static_cast<int>(windows_.size()));
   if (fresh) {
     windows_.emplace_back();
     Window& w = windows_.back();
     w.live = true;
-    w.comm = comm;
+    w.dynamic = dynamic;
     w.size = cr.size;
     w.members.resize(static_cast<size_t>(cr.size));
     w.locks.resize(static_cast<size_t>(cr.size));
@@ -68,8 +75,11 @@ MPI_Win Rma::create(OnlineProgram& p, void* base, MPI_Aint size, int disp_unit, 
     w.consumed.assign(static_cast<size_t>(cr.size), std::vector<int>(static_cast<size_t>(cr.size), 0));
   }
   const int index = it->second;
-  windows_[static_cast<size_t>(index)].members[static_cast<size_t>(cr.rank)] =
-      Member{static_cast<std::byte*>(base), size, disp_unit, allocate};
+  Window& made = windows_[static_cast<size_t>(index)];
+  if (made.dynamic != dynamic) mpi_fatal(call, "the members created different kinds of window");
+  made.members[static_cast<size_t>(cr.rank)] = Member{static_cast<std::byte*>(base), size, disp_unit, allocate, comm, {}};
+  made.local_of[p.me()] = cr.rank;
+  if (static_cast<int>(made.local_of.size()) == cr.size) keys_.erase(it);  // every member has come
   // The exchange of (base, size, disp_unit) every MPI library runs: an allgather on comm.
   Triple mine{reinterpret_cast<uint64_t>(base), size, disp_unit};
   std::vector<Triple> all(static_cast<size_t>(cr.size));
@@ -107,13 +117,13 @@ void Rma::fence(OnlineProgram& p, MPI_Win win, const char* call) {
   CollArgs a;
   a.op = coll::CollOp::kBarrier;
   a.call = call;
-  p.collective(a, w.comm, false, call);
+  p.collective(a, comm_of(p, w), false, call);
 }
 
 void Rma::free(OnlineProgram& p, MPI_Win* win, const char* call) {
   int local = 0;
   Window& w = window(p, *win, call, &local);
-  const MPI_Comm comm = w.comm;
+  const MPI_Comm comm = comm_of(p, w);
   finish(p, w, local, -1);
   CollArgs a;
   a.op = coll::CollOp::kBarrier;
@@ -127,7 +137,36 @@ void Rma::free(OnlineProgram& p, MPI_Win* win, const char* call) {
   *win = MPI_WIN_NULL;
 }
 
-void Rma::access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* call) {
+void Rma::attach(OnlineProgram& p, MPI_Win win, void* base, MPI_Aint size, const char* call) {
+  int local = 0;
+  Window& w = window(p, win, call, &local);
+  if (!w.dynamic) mpi_fatal(call, "the window was not created by MPI_Win_create_dynamic");
+  if (size < 0 || (size > 0 && !base)) mpi_fatal(call, "invalid region (base NULL or size < 0)");
+  w.members[static_cast<size_t>(local)].attached.emplace_back(static_cast<std::byte*>(base), size);
+}
+
+void Rma::detach(OnlineProgram& p, MPI_Win win, const void* base, const char* call) {
+  int local = 0;
+  Window& w = window(p, win, call, &local);
+  auto& regions = w.members[static_cast<size_t>(local)].attached;
+  const auto it = std::find_if(regions.begin(), regions.end(), [&](const auto& r) { return r.first == base; });
+  if (it == regions.end()) mpi_fatal(call, "no region attached at that address");
+  regions.erase(it);
+}
+
+void Rma::shared_query(OnlineProgram& p, MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr,
+                       const char* call) {
+  int local = 0;
+  const Window& w = window(p, win, call, &local);
+  if (rank == MPI_PROC_NULL) rank = 0;  // MPI: the lowest rank's segment (with size > 0 here: the first)
+  if (rank < 0 || rank >= w.size) mpi_fatal(call, "rank " + std::to_string(rank) + " is not in the window's group");
+  const Member& m = w.members[static_cast<size_t>(rank)];
+  *size = m.size;
+  *disp_unit = m.disp_unit;
+  *static_cast<void**>(baseptr) = m.base;
+}
+
+void Rma::access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* call, MPI_Request* request) {
   int local = 0;
   Window& w = window(p, win, call, &local);
   if (t.target == MPI_PROC_NULL) return;
@@ -136,11 +175,21 @@ void Rma::access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* c
   if (t.disp < 0) mpi_fatal(call, "target_disp " + std::to_string(t.disp) + " < 0");
   if (t.target_count < 0 || t.origin_count < 0 || t.result_count < 0) mpi_fatal(call, "negative count");
   const Member& m = w.members[static_cast<size_t>(t.target)];
-  std::byte* at = m.base + t.disp * m.disp_unit;
   const int64_t extent = t.target_count > 0 ? type_extent(t.target_type, call) * (t.target_count - 1) + type_size(t.target_type, call) : 0;
-  if (t.disp * m.disp_unit + extent > m.size)
-    mpi_fatal(call, "the access (displacement " + std::to_string(t.disp) + " x " + std::to_string(m.disp_unit) +
-                        " B, " + std::to_string(extent) + " B) runs past the target's window of " + std::to_string(m.size) + " B");
+  std::byte* at = nullptr;
+  if (w.dynamic) {  // the displacement is an address in a region the target attached
+    at = reinterpret_cast<std::byte*>(t.disp);
+    const bool inside = std::any_of(m.attached.begin(), m.attached.end(),
+                                    [&](const auto& r) { return at >= r.first && at + extent <= r.first + r.second; });
+    if (!inside)
+      mpi_fatal(call, "the access (address " + std::to_string(t.disp) + ", " + std::to_string(extent) +
+                          " B) is not inside memory the target attached to the dynamic window");
+  } else {
+    at = m.base + t.disp * m.disp_unit;
+    if (t.disp * m.disp_unit + extent > m.size)
+      mpi_fatal(call, "the access (displacement " + std::to_string(t.disp) + " x " + std::to_string(m.disp_unit) +
+                          " B, " + std::to_string(extent) + " B) runs past the target's window of " + std::to_string(m.size) + " B");
+  }
   const int64_t tbytes = t.target_count * type_size(t.target_type, call);
   Bytes moved = static_cast<Bytes>(tbytes);
   bool to_target = true;
@@ -182,10 +231,11 @@ void Rma::access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* c
       break;
     }
   }
-  const OnlineProgram::CommRef cr = p.comm(w.comm, call);
+  const OnlineProgram::CommRef cr = p.comm(comm_of(p, w), call);
   const RankId me = p.me(), target = cr.world(t.target);
   const MPI_Request r = to_target ? p.rma_transfer(me, target, moved) : p.rma_transfer(target, me, moved);
-  windows_[static_cast<size_t>(win - 1)].pending[static_cast<size_t>(local)].push_back(Pending{r, t.target});
+  if (request) *request = r;
+  else windows_[static_cast<size_t>(win - 1)].pending[static_cast<size_t>(local)].push_back(Pending{r, t.target});
 }
 
 void Rma::lock(OnlineProgram& p, int lock_type, int target, MPI_Win win, const char* call) {
@@ -244,7 +294,7 @@ void Rma::flush(OnlineProgram& p, int target, MPI_Win win, const char* call) {
 
 std::vector<int> Rma::locals_of(OnlineProgram& p, const Window& w, MPI_Group group, const char* call) {
   const mpi::Group& g = p.group(group, call);
-  const OnlineProgram::CommRef cr = p.comm(w.comm, call);
+  const OnlineProgram::CommRef cr = p.comm(comm_of(p, w), call);
   std::vector<int> out;
   for (int32_t i = 0; i < g.size(); ++i) {
     const int32_t l = cr.local(g.world_rank(i));
@@ -301,7 +351,8 @@ void Rma::wait(OnlineProgram& p, MPI_Win win, const char* call) {
 
 MPI_Group Rma::group(OnlineProgram& p, MPI_Win win, const char* call) {
   int local = 0;
-  return p.group_of(window(p, win, call, &local).comm, call);
+  const Window& w = window(p, win, call, &local);
+  return p.group_of(comm_of(p, w), call);
 }
 
 }  // namespace simfab::online

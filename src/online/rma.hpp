@@ -22,6 +22,11 @@
 //   MPI_Win_post / start / complete / wait   (PSCW): start blocks until every target of its
 //                           group has posted; wait blocks until every origin of the post's group
 //                           has completed; complete finishes the origin's transfers
+// Dynamic windows (MPI_Win_create_dynamic): a target displacement is an address inside memory the
+// target attached (MPI_Win_attach); an access outside it is an error. Request-based operations
+// (MPI_Rput, MPI_Rget, MPI_Raccumulate, MPI_Rget_accumulate) return the transfer's request, which
+// the window's flush and unlock then do not wait for (a simplification: MPI completes them there
+// too). MPI_Win_allocate_shared / MPI_Win_shared_query: any window is shared memory here.
 // Creation (MPI_Win_create / MPI_Win_allocate) is collective: an allgather of the triples on
 // the communicator, so it costs what that allgather costs. MPI_Win_free: a fence.
 // Memory: per window its members' triples and lock state (about 48 B per member).
@@ -42,8 +47,17 @@ class Rma {
  public:
   static Rma& instance();
 
+  // dynamic: MPI_Win_create_dynamic (base and size unused: memory is attached later, and a
+  // target displacement is an address, MPI_Get_address's).
   MPI_Win create(OnlineProgram& p, void* base, MPI_Aint size, int disp_unit, MPI_Comm comm, bool allocate,
-                 void** allocated, const char* call);
+                 void** allocated, const char* call, bool dynamic = false);
+  // Dynamic windows: the calling rank exposes [base, base + size) / stops exposing it.
+  void attach(OnlineProgram& p, MPI_Win win, void* base, MPI_Aint size, const char* call);
+  void detach(OnlineProgram& p, MPI_Win win, const void* base, const char* call);
+  // MPI_Win_shared_query: member `rank`'s memory (every rank lives in this process, so any window
+  // is shared memory: loads and stores reach the target directly).
+  void shared_query(OnlineProgram& p, MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr,
+                    const char* call);
   void free(OnlineProgram& p, MPI_Win* win, const char* call);
   void fence(OnlineProgram& p, MPI_Win win, const char* call);
 
@@ -63,7 +77,10 @@ class Rma {
     MPI_Datatype target_type = MPI_DATATYPE_NULL;
     MPI_Op op = MPI_REPLACE;
   };
-  void access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* call);
+  // The transfer's data is copied now; its time runs on the network. With `request`, the program
+  // gets the transfer's request (MPI_Rput & co., done when the transfer is) instead of the
+  // window's next synchronization waiting for it.
+  void access(OnlineProgram& p, MPI_Win win, const Transfer& t, const char* call, MPI_Request* request = nullptr);
 
   void lock(OnlineProgram& p, int lock_type, int target, MPI_Win win, const char* call);
   void unlock(OnlineProgram& p, int target, MPI_Win win, const char* call);
@@ -82,6 +99,8 @@ class Rma {
     int64_t size = 0;
     int disp_unit = 1;
     bool owned = false;  // MPI_Win_allocate: freed with the window
+    MPI_Comm comm = MPI_COMM_NULL;  // the member's handle of the window's communicator
+    std::vector<std::pair<std::byte*, int64_t>> attached;  // dynamic windows: exposed regions
   };
   struct Lock {
     int exclusive_holder = -1;  // local rank holding it exclusively, or -1
@@ -93,7 +112,8 @@ class Rma {
   };
   struct Window {
     bool live = false;
-    MPI_Comm comm = MPI_COMM_NULL;
+    bool dynamic = false;
+    std::map<RankId, int> local_of;  // world rank -> rank in the window's communicator
     int size = 0;
     int arrived = 0;
     std::vector<Member> members;
@@ -112,8 +132,12 @@ class Rma {
   std::vector<int> locals_of(OnlineProgram& p, const Window& w, MPI_Group group, const char* call);
 
   std::vector<Window> windows_;                          // MPI_Win handle - 1
-  std::map<std::pair<MPI_Comm, uint32_t>, int> keys_;     // (comm, k-th creation) -> window index
-  std::map<std::pair<RankId, MPI_Comm>, uint32_t> created_;  // windows each rank created per comm
+  // (communicator, k-th creation on it) -> window index; a communicator is its p2p context, or
+  // kSelf + the world rank for MPI_COMM_SELF (handles are per rank).
+  static constexpr uint64_t kSelf = uint64_t{1} << 40;
+  std::map<std::pair<uint64_t, uint32_t>, int> keys_;
+  std::map<std::pair<RankId, uint64_t>, uint32_t> created_;  // windows each rank created per communicator
+  MPI_Comm comm_of(OnlineProgram& p, const Window& w) const;   // the caller's handle
 };
 
 }  // namespace simfab::online

@@ -11,8 +11,9 @@ namespace {
 
 Rma& rma() { return Rma::instance(); }
 
-int access(Call& c, MPI_Win win, const Rma::Transfer& t) {
-  rma().access(c.get(), win, t, c.name());
+int access(Call& c, MPI_Win win, const Rma::Transfer& t, MPI_Request* request = nullptr) {
+  if (request) require_ptr(request, "request", c.name());
+  rma().access(c.get(), win, t, c.name(), request);
   return MPI_SUCCESS;
 }
 
@@ -129,6 +130,74 @@ int MPI_Compare_and_swap(const void* origin, const void* compare, void* result, 
   t.compare = compare;
   t.result = result;
   return access(c, win, t);
+}
+
+int MPI_Rput(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp,
+             int target_count, MPI_Datatype target_type, MPI_Win win, MPI_Request* request) {
+  Call c("MPI_Rput");
+  Rma::Transfer t = at_target(Rma::Access::kPut, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
+  return access(c, win, t, request);
+}
+
+int MPI_Rget(void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp, int target_count,
+             MPI_Datatype target_type, MPI_Win win, MPI_Request* request) {
+  Call c("MPI_Rget");
+  Rma::Transfer t = at_target(Rma::Access::kGet, target, disp, target_count, target_type);
+  into_result(t, origin, origin_count, origin_type);
+  return access(c, win, t, request);
+}
+
+int MPI_Raccumulate(const void* origin, int origin_count, MPI_Datatype origin_type, int target, MPI_Aint disp,
+                    int target_count, MPI_Datatype target_type, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  Call c("MPI_Raccumulate");
+  Rma::Transfer t = at_target(Rma::Access::kAccumulate, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
+  t.op = op;
+  return access(c, win, t, request);
+}
+
+int MPI_Rget_accumulate(const void* origin, int origin_count, MPI_Datatype origin_type, void* result,
+                        int result_count, MPI_Datatype result_type, int target, MPI_Aint disp, int target_count,
+                        MPI_Datatype target_type, MPI_Op op, MPI_Win win, MPI_Request* request) {
+  Call c("MPI_Rget_accumulate");
+  Rma::Transfer t = at_target(Rma::Access::kGetAccumulate, target, disp, target_count, target_type);
+  from_origin(t, origin, origin_count, origin_type);
+  into_result(t, result, result_count, result_type);
+  t.op = op;
+  return access(c, win, t, request);
+}
+
+int MPI_Win_create_dynamic(MPI_Info, MPI_Comm comm, MPI_Win* win) {
+  Call c("MPI_Win_create_dynamic");
+  require_ptr(win, "win", c.name());
+  *win = rma().create(c.get(), nullptr, 0, 1, comm, false, nullptr, c.name(), true);
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_attach(MPI_Win win, void* base, MPI_Aint size) {
+  Call c("MPI_Win_attach");
+  rma().attach(c.get(), win, base, size, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_detach(MPI_Win win, const void* base) {
+  Call c("MPI_Win_detach");
+  rma().detach(c.get(), win, base, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void* baseptr, MPI_Win* win) {
+  return MPI_Win_allocate(size, disp_unit, info, comm, baseptr, win);
+}
+
+int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint* size, int* disp_unit, void* baseptr) {
+  Call c("MPI_Win_shared_query");
+  require_ptr(size, "size", c.name());
+  require_ptr(disp_unit, "disp_unit", c.name());
+  require_ptr(baseptr, "baseptr", c.name());
+  rma().shared_query(c.get(), win, rank, size, disp_unit, baseptr, c.name());
+  return MPI_SUCCESS;
 }
 
 int MPI_Win_lock(int lock_type, int rank, int, MPI_Win win) {

@@ -3,11 +3,12 @@
  * keyvals and attributes on communicators (copy callbacks at MPI_Comm_dup, delete callbacks at
  * MPI_Comm_free and MPI_Comm_delete_attr) and datatypes (MPI_Type_dup), error handlers (create,
  * set, get, call), group ranges, info and names on communicators and windows, Fortran 90 types,
- * MPI_Comm_dup_with_info and MPI_Comm_disconnect. With -DMPI1 (simfab; Open MPI 4 leaves them out)
+ * MPI_Comm_dup_with_info, MPI_Comm_disconnect and MPI_Alltoallw. With -DMPI1 (simfab; Open MPI 4 leaves them out)
  * also MPI-1's removed names: MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_struct/hvector/hindexed,
  * MPI_Keyval_create, MPI_Attr_put, MPI_Errhandler_create/set/get. Runs on any number of ranks >= 2. */
 #include <mpi.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int copies = 0, deletes = 0, handled_code = 0;
@@ -48,7 +49,7 @@ static void handler(MPI_Comm* comm, int* code, ...) {
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
-  int rank, size;
+  int rank, size, ok;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
 
@@ -187,6 +188,37 @@ int main(int argc, char** argv) {
   MPI_Type_size(i4, &s_i4);
   MPI_Type_size(c8, &s_c8);
   report(rank, "MPI_Type_create_f90_real/integer/complex sizes 8, 4, 8", s_r8 == 8 && s_i4 == 4 && s_c8 == 8);
+
+  /* MPI_Alltoallw: rank r sends r + j + 1 ints to rank j as MPI_INT; j receives them as one
+   * contiguous type of that many ints, at byte displacements */
+  int* sendb = malloc(sizeof(int) * (size_t)(size * (rank + size + 1)));
+  int* recvb = malloc(sizeof(int) * (size_t)(size * (2 * size + 1)));
+  int *sc = malloc(sizeof(int) * (size_t)size), *sd = malloc(sizeof(int) * (size_t)size);
+  int *rc_ = malloc(sizeof(int) * (size_t)size), *rd = malloc(sizeof(int) * (size_t)size);
+  MPI_Datatype *stypes = malloc(sizeof(MPI_Datatype) * (size_t)size), *rt = malloc(sizeof(MPI_Datatype) * (size_t)size);
+  int at = 0, rat = 0;
+  for (int j = 0; j < size; ++j) {
+    sc[j] = rank + j + 1;
+    sd[j] = at * (int)sizeof(int);
+    stypes[j] = MPI_INT;
+    for (int i = 0; i < sc[j]; ++i) sendb[at + i] = 1000 * rank + 10 * j + i;
+    at += sc[j];
+    rc_[j] = 1;
+    rd[j] = rat * (int)sizeof(int);
+    MPI_Type_contiguous(j + rank + 1, MPI_INT, &rt[j]);
+    MPI_Type_commit(&rt[j]);
+    rat += j + rank + 1;
+  }
+  MPI_Alltoallw(sendb, sc, sd, stypes, recvb, rc_, rd, rt, MPI_COMM_WORLD);
+  ok = 1;
+  rat = 0;
+  for (int j = 0; j < size; ++j) {
+    for (int i = 0; i < j + rank + 1; ++i) ok &= recvb[rat + i] == 1000 * j + 10 * rank + i;
+    rat += j + rank + 1;
+    MPI_Type_free(&rt[j]);
+  }
+  report(rank, "MPI_Alltoallw with per-peer datatypes", ok);
+  free(sendb), free(recvb), free(sc), free(sd), free(rc_), free(rd), free(stypes), free(rt);
 
 #ifdef MPI1
   /* MPI-1's removed names */

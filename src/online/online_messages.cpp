@@ -141,6 +141,9 @@ void OnlineProgram::start(MPI_Request* r, const char* call) {
 }
 
 void OnlineProgram::probe(int source, int tag, MPI_Comm c, MPI_Status* status, const char* call) {
+  // SMPI's MPI_Probe is MPI_Iprobe until found, each poll charged (smpi_polls.hpp).
+  while (options_.smpi_polls.enabled() && !options_.smpi_polls.runaway(SmpiPolls::kIprobe))
+    if (iprobe(source, tag, c, status, call)) return;
   const uint32_t i = p2p_request(Request::Kind::kRecv, nullptr, 0, MPI_BYTE, source, tag, c, 0, call);
   Request& q = requests_[i];
   q.active = true;
@@ -175,14 +178,23 @@ bool OnlineProgram::iprobe(int source, int tag, MPI_Comm c, MPI_Status* status, 
   const int32_t src = source == MPI_ANY_SOURCE ? kAnySource : cr.world(source);
   MsgStatus ms;
   auto look = [&] { return ex_->iprobe(current_, src, tag == MPI_ANY_TAG ? kAnyTag : tag, cr.p2p_context, &ms); };
-  bool found = look();
-  if (!found && spinning()) {  // nothing but polling: a blocking probe (deadlocks are reported)
-    probe(source, tag, c, status, call);
-    return true;
-  }
-  if (!found) {
-    charge(options_.poll_cost);
+  bool found = false;
+  if (options_.smpi_polls.enabled()) {
+    found = smpi_poll(SmpiPolls::kIprobe, look);
+    if (!found && options_.smpi_polls.runaway(SmpiPolls::kIprobe)) {
+      probe(source, tag, c, status, call);
+      return true;
+    }
+  } else {
     found = look();
+    if (!found && spinning()) {  // nothing but polling: a blocking probe (deadlocks are reported)
+      probe(source, tag, c, status, call);
+      return true;
+    }
+    if (!found) {
+      charge(options_.poll_cost);
+      found = look();
+    }
   }
   if (found && status != MPI_STATUS_IGNORE) {
     *status = MPI_Status{};

@@ -53,6 +53,7 @@
 #include "online/fiber.hpp"
 #include "online/fortran/fortran_support.hpp"
 #include "online/libc_state.hpp"
+#include "online/smpi_polls.hpp"
 #include "online/program_image.hpp"
 #include "platform/platform.hpp"
 
@@ -66,6 +67,7 @@ struct OnlineOptions {
   SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
   double cpu_threshold_s = 1e-6;  // measured bursts shorter than this are not charged
   bool virtual_clocks = true;     // online/virtual-clocks: libc's clocks read simulated time
+  SmpiPolls smpi_polls;           // network/model=smpi: SMPI's injected poll times (smpi_polls.hpp)
   energy::LbOptions lb;           // lb/*: what simfab_migrate does
 };
 
@@ -320,6 +322,8 @@ class OnlineProgram final : public Program, private EventHandler {
   // deadlock report instead of spinning forever.
   bool spinning();
   static constexpr uint32_t kSpinLimit = 64;
+  // Under SMPI's poll times: charges the poll of `kind` (options_.smpi_polls), then looks.
+  bool smpi_poll(SmpiPolls::Kind kind, FunctionRef<bool()> look);
   uint32_t p2p_request(Request::Kind kind, const void* buf, int count, MPI_Datatype type, int peer, int tag,
                        MPI_Comm c, uint8_t flags, const char* call);
   std::string describe_request(uint32_t index, const char* call) const;

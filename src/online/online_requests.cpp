@@ -113,9 +113,26 @@ bool OnlineProgram::spinning() {
   return R.spins > kSpinLimit;
 }
 
+bool OnlineProgram::smpi_poll(SmpiPolls::Kind kind, FunctionRef<bool()> look) {
+  SmpiPolls& polls = options_.smpi_polls;
+  // SMPI sleeps before a test (the network goes on delivering meanwhile: a sleep of the rank, not
+  // of its CPU) and computes before an iprobe.
+  if (kind == SmpiPolls::kIprobe) charge(polls.cost(kind));
+  else poll_sleep(polls.cost(kind));
+  const bool found = look();
+  polls.outcome(kind, found);
+  return found;
+}
+
 bool OnlineProgram::test(MPI_Request* r, MPI_Status* status, const char* call) {
   if (*r != MPI_REQUEST_NULL) request_of(*r, call);
-  if (!done(*r)) {
+  if (options_.smpi_polls.enabled() && *r != MPI_REQUEST_NULL) {
+    if (!smpi_poll(SmpiPolls::kTest, [&] { return done(*r); })) {
+      if (!options_.smpi_polls.runaway(SmpiPolls::kTest)) return false;
+      wait(r, status, call);  // a poll that cannot succeed: wait (deadlocks are reported)
+      return true;
+    }
+  } else if (!done(*r)) {
     if (spinning()) {  // nothing but polling: wait for it (a deadlock is then reported as one)
       wait(r, status, call);
       return true;
@@ -164,7 +181,12 @@ bool OnlineProgram::test_all(int n, MPI_Request* rs, MPI_Status* statuses, const
       if (!done(rs[i])) return false;
     return true;
   };
-  if (!all() && !spinning()) {
+  if (options_.smpi_polls.enabled()) {  // SMPI tests each request in turn
+    bool found = true;
+    for (int i = 0; i < n; ++i)
+      if (rs[i] != MPI_REQUEST_NULL) found &= smpi_poll(SmpiPolls::kTest, [&] { return done(rs[i]); });
+    if (!found && !options_.smpi_polls.runaway(SmpiPolls::kTest)) return false;
+  } else if (!all() && !spinning()) {
     charge(options_.poll_cost);
     if (!all()) return false;
   }
@@ -194,7 +216,11 @@ bool OnlineProgram::wait_any(int n, MPI_Request* rs, int* index, MPI_Status* sta
     }
     return best;
   };
-  if (!blocking && active_done(true) < 0 && !spinning()) {
+  if (!blocking && options_.smpi_polls.enabled()) {
+    if (!smpi_poll(SmpiPolls::kTestany, [&] { return active_done(true) >= 0; }) &&
+        !options_.smpi_polls.runaway(SmpiPolls::kTestany))
+      return false;
+  } else if (!blocking && active_done(true) < 0 && !spinning()) {
     charge(options_.poll_cost);
     if (active_done(true) < 0) return false;
   }

@@ -40,6 +40,18 @@ void register_online_keys(Config& cfg) {
                {}});
   cfg.declare({"io/write-bandwidth", CfgType::kPerByte, "8Gbps",
                "simfab exec, MPI-IO: the rate at which a rank writes a file", {}});
+  cfg.declare({"smpi/test", CfgType::kTime, "100us",
+               "simfab exec under network/model=smpi: SMPI's time injected before each MPI_Test / MPI_Testany "
+               "poll (SimGrid's smpi/test), times the polls failed since the last success",
+               {}});
+  cfg.declare({"smpi/iprobe", CfgType::kTime, "100us",
+               "simfab exec under network/model=smpi: SMPI's computation before each MPI_Iprobe (and each poll "
+               "of MPI_Probe), as smpi/test",
+               {}});
+  cfg.declare({"smpi/grow-injected-times", CfgType::kBool, "yes",
+               "simfab exec under network/model=smpi: each failed poll makes the next one cost one more "
+               "smpi/test or smpi/iprobe (SimGrid's default)",
+               {}});
   cfg.declare({"online/virtual-clocks", CfgType::kChoice, "yes",
                "simfab exec: yes makes gettimeofday, clock_gettime, time, clock and C++'s steady_clock / "
                "system_clock read the rank's simulated time, and sleep, usleep, nanosleep advance it (programs "
@@ -83,6 +95,8 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   opt.poll_cost = cfg.time("online/poll-cost");
   opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
   opt.virtual_clocks = cfg.choice("online/virtual-clocks") == "yes";
+  if (cfg.choice("network/model") == "smpi")
+    opt.smpi_polls = SmpiPolls(cfg.time("smpi/test"), cfg.time("smpi/iprobe"), cfg.boolean("smpi/grow-injected-times"));
   opt.lb = energy::lb_options(cfg);
 
   MpiIo::instance().set_costs(

@@ -113,11 +113,12 @@ void Rma::finish(OnlineProgram& p, Window& w, int local, int target) {
 void Rma::fence(OnlineProgram& p, MPI_Win win, const char* call) {
   int local = 0;
   Window& w = window(p, win, call, &local);
+  const MPI_Comm comm = comm_of(p, w);  // before finish(): it waits, and windows_ may grow meanwhile
   finish(p, w, local, -1);
   CollArgs a;
   a.op = coll::CollOp::kBarrier;
   a.call = call;
-  p.collective(a, comm_of(p, w), false, call);
+  p.collective(a, comm, false, call);
 }
 
 void Rma::free(OnlineProgram& p, MPI_Win* win, const char* call) {

@@ -71,11 +71,13 @@ constexpr const char* kUsage =
     "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal)\n"
     "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
     "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR]\n"
-    "              [--portals-log DIR] PROGRAM [ARGS...]\n"
+    "              [--portals-log DIR] [--tag-output] PROGRAM [ARGS...]\n"
     "      Run an MPI program built with simfab-cc (or simfab-cxx) inside the simulation: N ranks,\n"
     "      each with its own copy of the program's globals, its MPI calls simulated, its MPI_Wtime\n"
     "      the simulated time. Without --platform, a default cluster of N hosts. The program's\n"
     "      output comes first, then the summary. Options end at PROGRAM.\n"
+    "      --tag-output      prefix each line of the ranks' output with [1,RANK]<stdout>: or\n"
+    "                        [1,RANK]<stderr>: (mpirun's --tag-output)\n"
     "  simfab hybrid -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
     "              [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR] [--mpirun-arg ARG]...\n"
     "              [--] PROGRAM [ARGS...]\n"
@@ -179,14 +181,14 @@ int cmd_exec(const std::vector<std::string>& args) {
     const std::string& a = args[i];
     if (a.empty() || a[0] != '-') break;
     options.push_back(a);
-    const bool flag = a == "--reproducible" || a == "--quiet" || a.find('=') != std::string::npos;
+    const bool flag = a == "--reproducible" || a == "--quiet" || a == "--tag-output" || a.find('=') != std::string::npos;
     if (!flag && i + 1 < args.size()) options.push_back(args[++i]);
   }
   static constexpr CliOption kOptions[] = {
       {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
       {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
       {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
-      {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}};
+      {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}, {"--tag-output", false}};
   OutputOptions out_opts;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
@@ -200,6 +202,8 @@ int cmd_exec(const std::vector<std::string>& args) {
       json_path = value;
     } else if (name == "--reproducible") {
       reproducible = true;
+    } else if (name == "--tag-output") {
+      in.tag_output = true;
     } else {
       quiet = true;
     }

@@ -34,7 +34,14 @@ void unregister_pending_output(const std::string& path) {
   v.erase(std::remove_if(v.begin(), v.end(), [&](const PendingOutput& p) { return p.path == path; }), v.end());
 }
 
+namespace {
+void (*g_exit_flush)() noexcept = nullptr;
+}
+
+void set_exit_flush(void (*flush)() noexcept) noexcept { g_exit_flush = flush; }
+
 void remove_pending_outputs() noexcept {
+  if (g_exit_flush) g_exit_flush();
   for (const PendingOutput& p : pending()) {
     if (p.directory) ::rmdir(p.path.c_str());
     else ::unlink(p.path.c_str());

@@ -43,6 +43,9 @@ class AtomicFile {
 void register_pending_output(const std::string& path, bool directory = false);
 void unregister_pending_output(const std::string& path);
 void remove_pending_outputs() noexcept;
+// One function the _Exit paths run first, from remove_pending_outputs() (signal-safe, as it):
+// simfab exec --tag-output uses it to hand the output it holds to the real stdout and stderr.
+void set_exit_flush(void (*flush)() noexcept) noexcept;
 
 // Calls write(stream) and then renames. `what` names the file in errors ("the JSON output file").
 // An exception from `write` removes the temporary file and propagates; failing to open, write or

@@ -60,6 +60,7 @@ void OnlineProgram::start(Executor& ex) {
     }
     clock_cost_s_ = least;
   }
+  if (options_.tag_output) tagger_ = std::make_unique<OutputTagger>();
   ex.engine().set_handler(EventKind::kFrontEnd, this);
   for (RankId r = 0; r < num_ranks(); ++r) {
     Rank& R = ranks_[static_cast<size_t>(r)];
@@ -94,6 +95,7 @@ void OnlineProgram::resume(RankId r, SimTime t) {
   R.now = std::max(R.now, t);  // a rank's clock may be ahead of the engine's (poll_sleep)
   R.cpu_mark = cpu_seconds();
   R.libc.restore();
+  if (tagger_) tagger_->before_slice();
   bool finished = R.fiber->resume();
   while (!finished && kernel_work_) {  // the rank asked for kernel work on the main stack
     const FunctionRef<void()> work = *kernel_work_;
@@ -104,6 +106,7 @@ void OnlineProgram::resume(RankId r, SimTime t) {
     finished = R.fiber->resume();
   }
   R.libc.save();
+  if (tagger_) tagger_->after_slice(static_cast<int>(r));
   current_ = -1;
   if (finished) R.done = true;
 }

@@ -53,6 +53,7 @@
 #include "online/fiber.hpp"
 #include "online/fortran/fortran_support.hpp"
 #include "online/libc_state.hpp"
+#include "online/output_tagger.hpp"
 #include "online/smpi_polls.hpp"
 #include "online/program_image.hpp"
 #include "platform/platform.hpp"
@@ -68,6 +69,7 @@ struct OnlineOptions {
   double cpu_threshold_s = 1e-6;  // measured bursts shorter than this are not charged
   bool virtual_clocks = true;     // online/virtual-clocks: libc's clocks read simulated time
   SmpiPolls smpi_polls;           // network/model=smpi: SMPI's injected poll times (smpi_polls.hpp)
+  bool tag_output = false;        // --tag-output: each rank's output lines tagged (output_tagger.hpp)
   energy::LbOptions lb;           // lb/*: what simfab_migrate does
 };
 
@@ -362,6 +364,7 @@ class OnlineProgram final : public Program, private EventHandler {
   void rebalance();
   void sync_engine();  // the engine's clock catches up with the running rank's (a wake)
   double clock_cost_s_ = 0;  // CPU seconds one reading of the thread CPU clock costs
+  std::unique_ptr<OutputTagger> tagger_;  // --tag-output
   std::optional<FunctionRef<void()>> kernel_work_;  // set by on_kernel_stack for resume()
   std::vector<Request> requests_;
   uint32_t free_requests_ = UINT32_MAX;

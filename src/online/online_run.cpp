@@ -95,6 +95,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   opt.poll_cost = cfg.time("online/poll-cost");
   opt.cpu_threshold_s = cfg.time("online/cpu-threshold").seconds();
   opt.virtual_clocks = cfg.choice("online/virtual-clocks") == "yes";
+  opt.tag_output = in.tag_output;
   if (cfg.choice("network/model") == "smpi")
     opt.smpi_polls = SmpiPolls(cfg.time("smpi/test"), cfg.time("smpi/iprobe"), cfg.boolean("smpi/grow-injected-times"));
   opt.lb = energy::lb_options(cfg);

@@ -51,6 +51,7 @@ struct SimulationInput {
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
   SwitchOptions switches;             // --switch, --pcontrol (sim/model_switch.hpp)
+  bool tag_output = false;            // online mode: --tag-output (online/output_tagger.hpp)
 };
 
 struct RunResult {

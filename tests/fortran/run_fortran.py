@@ -129,6 +129,11 @@ if programs["features"]:
         check(f"features: {want}", want in lines, r.stdout)
     check("features: the ring's messages (31, 32, 33 at rank 0)", "ring received   31.0  32.0  33.0" in lines, r.stdout)
 
+    r = sh([SIMFAB, "exec", "-np", "4", "--quiet", "--tag-output", programs["features"]])
+    check("features --tag-output: gfortran's units flushed per slice, lines tagged",
+          "[1,0]<stdout>:waitany index in 1..3: T  tag = index: T" in r.stdout.splitlines() and
+          "[1,1]<stdout>:split: rank 1 is 1 of \"half 1\" (6 chars)" in r.stdout.splitlines(), r.stdout)
+
 # ---- determinism ------------------------------------------------------------------------------
 if programs["lu"]:
     docs = []

@@ -10,7 +10,9 @@
     online/virtual-clocks=no they measure the host (far less than the simulated 1.3 s);
   - chrono.cpp: std::chrono's steady_clock, system_clock and high_resolution_clock measure 1 s;
   - getopt_ranks.c: ranks parsing different argument vectors with getopt_long, interleaved by
-    barriers, each see their own options (optind, optarg per rank).
+    barriers, each see their own options (optind, optarg per rank);
+  - tagged.c under --tag-output: every line of printf, fprintf(stderr), write(2), and a line
+    written in two pieces around a barrier, whole and tagged [1,RANK]<stdout>: / <stderr>:.
 """
 import os
 import subprocess
@@ -69,6 +71,19 @@ getopt_ranks = build("simfab-cc", "getopt_ranks.c")
 for np in [2, 5]:
     out = sh([SIMFAB, "exec", "-np", str(np), "--quiet", getopt_ranks]).stdout
     check(f"getopt_long per rank ({np} ranks)", f"getopt_ranks: {np} ranks parsed their own options: OK" in out, out)
+
+tagged = build("simfab-cc", "tagged.c")
+r = sh([SIMFAB, "exec", "-np", "3", "--quiet", "--tag-output", tagged])
+out, err = r.stdout.splitlines(), r.stderr.splitlines()
+for rank in range(3):
+    for line in [f"hello from {rank}", f"raw write from {rank}", f"first half {rank}, second half {rank}"]:
+        check(f"--tag-output: [1,{rank}]<stdout>:{line}", f"[1,{rank}]<stdout>:{line}" in out, out)
+    check(f"--tag-output: [1,{rank}]<stderr>:warning from {rank}", f"[1,{rank}]<stderr>:warning from {rank}" in err, err)
+check("--tag-output: every line tagged", r.returncode == 0 and len(out) == 9 and
+      all(l.startswith("[1,") for l in out + err), (out, err))
+r = sh([SIMFAB, "exec", "-np", "2", tagged])
+check("without --tag-output: untagged, and the summary follows", "hello from 1" in r.stdout.splitlines() and
+      "predicted makespan" in r.stdout, r.stdout)
 
 print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
 sys.exit(1 if failures else 0)

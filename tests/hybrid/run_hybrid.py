@@ -262,15 +262,13 @@ if j:
 # ---- R9: intrusion freedom -------------------------------------------------------------------------
 if not QUICK:
     env = dict(os.environ, SIMFAB_HYBRID_TEST_DELAY_US="2000")
-    t0 = time.time()
     j0, p0 = hybrid(2, *NONE, "--", pingpong, "-s", "8", "-n", "100", "-w", "0")
-    wall0 = time.time() - t0
-    t0 = time.time()
     j1, p1 = hybrid(2, *NONE, "--mpirun-arg", "-x", "--mpirun-arg", "SIMFAB_HYBRID_TEST_DELAY_US", "--", pingpong,
                     "-s", "8", "-n", "100", "-w", "0", env=env)
-    wall1 = time.time() - t0
-    check("a 2 ms pause in every message to the simulator: the wall time grows (> 0.2 s)", wall1 - wall0 > 0.2,
-          "> 0.2 s more", (round(wall0, 2), round(wall1, 2)))
+    # The library counts its pauses (no wall-clock test: the machine may be loaded).
+    pauses = [int(m) for m in re.findall(r"paused (\d+) times", p1.stderr)] if p1 else []
+    check("a 2 ms pause in every message to the simulator: both ranks paused (100 round trips: >= 100 each)",
+          len(pauses) == 2 and min(pauses) >= 100, ">= 100 pauses per rank", pauses)
     check("... and the virtual time does not change at all", j0 and j1 and j0["makespan_ps"] == j1["makespan_ps"]
           and field(p0.stdout, "rtt_us") == field(p1.stdout, "rtt_us"), j0 and j0["makespan_ps"],
           j1 and j1["makespan_ps"])

@@ -146,6 +146,7 @@ class HybridState {
   template <class T>
   HybridState& number(T v);
   bool active_ = false;
+  long test_pauses_ = 0;  // SIMFAB_HYBRID_TEST_DELAY_US pauses made (tests only)
   int rank_ = 0, size_ = 0, sim_ = 0;
   MPI_Comm app_ = MPI_COMM_NULL, chan_ = MPI_COMM_NULL;
   Setup setup_;

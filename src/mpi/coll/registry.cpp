@@ -155,6 +155,19 @@ void smpi_lr_allreduce(Fragment& f, CollCall c) {
   then_after(f, begin, rest);
 }
 
+// SimGrid's allreduce__ompi_ring_segmented (allreduce-ompi-ring-segmented.cpp): Open MPI's
+// segmented ring with a fixed 1 MiB segment, but below P segments' worth of elements it runs
+// allreduce__lr (and that, below P elements, allreduce__default), not Open MPI's plain ring.
+void smpi_ompi_allreduce_ring_segmented(Fragment& f, const CollCall& c) {
+  constexpr Bytes kSegment = Bytes{1} << 20;
+  const Bytes ts = std::max<Bytes>(1, c.type_size), count = c.elements();
+  if (c.size <= 1 || count < static_cast<Bytes>(c.size) * computed_segcount(kSegment, ts, count))
+    return smpi_lr_allreduce(f, c);
+  CollCall s = c;
+  s.segment_bytes = kSegment;
+  ompi_allreduce_ring_segmented(f, s);
+}
+
 // "schedgen" is a marker: the caller keeps its own (Schedgen) expansion.
 constexpr CollAlgorithm kSchedgen{"schedgen", "LogGOPSim's Schedgen pattern (default; what TI replay has always used)",
                                   nullptr};
@@ -252,6 +265,8 @@ const CollAlgorithm kAllreduce[] = {
      [](Fragment& f, const CollCall& c) { smpi_reduce_then_bcast(f, c); }},
     {"smpi-lr", "SimGrid's allreduce__lr: ring of sendrecv steps over count/P-element blocks, remainder apart",
      [](Fragment& f, const CollCall& c) { smpi_lr_allreduce(f, c); }},
+    {"smpi-ompi_ring_segmented", "SimGrid's allreduce__ompi_ring_segmented: 1 MiB segments; allreduce__lr below P of them",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_allreduce_ring_segmented(f, c); }},
 };
 const CollAlgorithm kAllgather[] = {
     kSchedgen,

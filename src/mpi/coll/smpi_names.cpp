@@ -42,7 +42,7 @@ constexpr SmpiName kAllreduce[] = {
     {"rdb", "recursive-doubling", true},
     {"lr", "smpi-lr", true},
     {"rab_rdb", "rabenseifner", true},
-    {"ompi_ring_segmented", "segmented-ring", false},
+    {"ompi_ring_segmented", "smpi-ompi_ring_segmented", true},
 };
 constexpr SmpiName kAllgather[] = {
     {"default", "smpi-default", true},

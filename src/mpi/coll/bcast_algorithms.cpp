@@ -84,4 +84,26 @@ void scatter_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, By
   then_after(f, 0, ring);
 }
 
+// SimGrid's bcast__scatter_rdb_allgather (MPICH's scatter + recursive-doubling allgather), on a
+// power-of-two communicator with the buffer split evenly (share() then equals MPICH's ceiling
+// chunks): the binomial scatter (blocking sends, far subtree first), then log2 P MPI_Sendrecv steps in which a rank swaps its subtree's
+// chunks with the partner subtree's (vrank ^ mask). Otherwise the van de Geijn ring above stands in
+// (SimGrid's non-power-of-two completion is not modelled).
+void scatter_rdb_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes) {
+  const auto p = static_cast<uint32_t>(size);
+  if (size <= 1 || (p & (p - 1)) != 0 || bytes % p != 0) return scatter_allgather_bcast(f, rank, size, root, bytes);
+  binomial_blocks(f, rank, size, root, bytes, BlockFlow::kScatter, BlockNaming::kChunks, BlockOrder::kFarFirstBlocking);
+  const uint32_t doubling = f.size();
+  const auto v = static_cast<uint32_t>(vrank_of(rank, root, size));
+  const Bytes chunk = bytes / p;
+  After prev;
+  for (uint32_t mask = 1; mask < p; mask <<= 1) {
+    const uint32_t partner = v ^ mask, mine = v & ~(mask - 1), theirs = partner & ~(mask - 1);
+    const RankId peer = rank_of_vrank(static_cast<RankId>(partner), root, size);
+    prev = sendrecv_step(f, prev, Side{peer, chunk * mask, Segs{mine, mask}}, Side{peer, chunk * mask, Segs{theirs, mask}},
+                         Combine::kReplace, ReduceCost{});
+  }
+  then_after(f, 0, doubling);
+}
+
 }  // namespace simfab::coll

@@ -34,8 +34,8 @@ void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes byte
                      BlockOrder order) {
   TreeNode node;
   tree_node(TreeSpec{TreeShape::kKnomial, 2}, rank, size, root, node);
-  const bool blocking = order == BlockOrder::kNearFirstBlocking;
-  if (blocking) std::reverse(node.children.begin(), node.children.end());
+  const bool blocking = order != BlockOrder::kFarFirst;
+  if (order == BlockOrder::kNearFirstBlocking) std::reverse(node.children.begin(), node.children.end());
   const RankId v = vrank_of(rank, root, size);
   const bool gather = flow == BlockFlow::kGather;
   Run run;

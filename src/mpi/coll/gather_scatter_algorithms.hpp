@@ -39,7 +39,9 @@ enum class BlockNaming : uint8_t { kRanks, kChunks };
 // run them. Recorded (smpirun -replay, coll_smpi_test.cpp), P = 7, root 3, 100 B blocks, gather:
 // 3: R4:100 R5:200 R0:300   0: R1 R2 S3:300   5: R6 S3:200; scatter mirrors it (3: S4 S5 S0).
 // (SimGrid posts a non-leaf's scatter receive for the whole buffer; the message is the run.)
-enum class BlockOrder : uint8_t { kFarFirst, kNearFirstBlocking };
+// kFarFirstBlocking: largest subtree first, each call blocking (MPICH's scatter_for_bcast as
+// SimGrid 3.32 runs it, Request::send after Request::send).
+enum class BlockOrder : uint8_t { kFarFirst, kNearFirstBlocking, kFarFirstBlocking };
 
 // REQUIRES (all): 0 <= rank, root < size.
 void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, BlockFlow flow, BlockNaming naming,

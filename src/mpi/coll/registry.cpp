@@ -203,6 +203,9 @@ const CollAlgorithm kBcast[] = {
      [](Fragment& f, const CollCall& c) { chain_bcast(f, c.rank, c.size, c.root, c.bytes, segments_of(c)); }},
     {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
      [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
+    {"smpi-scatter_rdb_allgather",
+     "SimGrid's bcast__scatter_rdb_allgather: binomial scatter, recursive-doubling allgather (P a power of two)",
+     [](Fragment& f, const CollCall& c) { scatter_rdb_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
     {"smpi-binomial_tree", "SimGrid's default (bcast__binomial_tree): binomial tree, blocking sends, far child first",
      [](Fragment& f, const CollCall& c) {
        TreeNode node;

@@ -21,7 +21,7 @@ constexpr SmpiName kBcast[] = {
     {"ompi_pipeline", "pipeline", false},
     {"ompi_split_bintree", "split-binary", false},
     {"mvapich2_knomial_intra_node", "smpi-mvapich2_knomial_intra_node", true},
-    {"scatter_rdb_allgather", "scatter-allgather", false},
+    {"scatter_rdb_allgather", "smpi-scatter_rdb_allgather", false},  // exact for P a power of two
     {"scatter_LR_allgather", "scatter-allgather", false},
     {"flattree", "linear", false},
 };

@@ -23,18 +23,16 @@ import sys
 import tempfile
 
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tests", "golden"))
+import golden_check  # noqa: E402
 HERE = os.path.join(SOURCE, "tests", "buildsys")
 SIMFAB = os.path.join(BUILD, "simfab")
 TMP = tempfile.mkdtemp(prefix="simfab-buildsys-")
-failures = []
 ENV = dict(os.environ, ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":"))
 
 
 def check(what, ok, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(what)
-    return ok
+    return golden_check.check(what, ok, "", detail)
 
 
 def sh(cmd, cwd, env=None, timeout=600):
@@ -109,5 +107,4 @@ check("simfab-cc refuses to link MPI_Comm_spawn, naming it",
       r.returncode != 0 and "undefined reference to `MPI_Comm_spawn'" in r.stderr, r.stderr)
 
 shutil.rmtree(TMP, ignore_errors=True)
-print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+golden_check.finish("run_buildsys")

@@ -32,21 +32,16 @@ import sys
 import tempfile
 
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tests", "golden"))
+import golden_check  # noqa: E402
 QUICK = "--quick" in sys.argv
 HERE = os.path.join(SOURCE, "tests", "fortran")
 SIMFAB = os.path.join(BUILD, "simfab")
 TMP = tempfile.mkdtemp(prefix="simfab-fortran-")
-failures = []
-checks = 0
 
 
 def check(what, ok, detail=""):
-    global checks
-    checks += 1
-    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(what)
-    return ok
+    return golden_check.check(what, ok, "", detail)
 
 
 def sh(cmd, timeout=300):
@@ -182,5 +177,4 @@ else:
     print("skip  the comparison with Open MPI (--quick, or no mpif90/mpirun)")
 
 shutil.rmtree(TMP, ignore_errors=True)
-print(f"{checks - len(failures)} of {checks} checks passed")
-sys.exit(1 if failures else 0)
+golden_check.finish("run_fortran")

@@ -20,16 +20,15 @@ import sys
 import tempfile
 
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tests", "golden"))
+import golden_check  # noqa: E402
 HERE = os.path.join(SOURCE, "tests", "online", "libc")
 SIMFAB = os.path.join(BUILD, "simfab")
 TMP = tempfile.mkdtemp(prefix="simfab-libc-")
-failures = []
 
 
 def check(what, ok, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(what)
+    return golden_check.check(what, ok, "", detail)
 
 
 def sh(cmd):
@@ -85,5 +84,4 @@ r = sh([SIMFAB, "exec", "-np", "2", tagged])
 check("without --tag-output: untagged, and the summary follows", "hello from 1" in r.stdout.splitlines() and
       "predicted makespan" in r.stdout, r.stdout)
 
-print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+golden_check.finish("run_libc")

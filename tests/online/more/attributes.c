@@ -11,15 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int copies = 0, deletes = 0, handled_code = 0;
-static int failures = 0;
+#include "report.h"
 
-static void report(int rank, const char* what, int ok) {
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  if (!all) ++failures;
-  if (rank == 0) printf("%s: %s\n", what, all ? "OK" : "WRONG");
-}
+static int copies = 0, deletes = 0, handled_code = 0;
 
 static int copy_fn(MPI_Comm c, int keyval, void* extra, void* in, void* out, int* flag) {
   (void)c, (void)keyval;

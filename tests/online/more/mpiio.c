@@ -10,13 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int failures = 0;
-static void report(int rank, const char* what, int ok) {
-  int all = 0;
-  MPI_Allreduce(&ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
-  if (!all) ++failures;
-  if (rank == 0) printf("%s: %s\n", what, all ? "OK" : "WRONG");
-}
+#include "report.h"
 
 int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);

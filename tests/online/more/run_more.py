@@ -27,17 +27,15 @@ import sys
 import tempfile
 
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tests", "golden"))
+import golden_check  # noqa: E402
 HERE = os.path.join(SOURCE, "tests", "online", "more")
 TMP = tempfile.mkdtemp(prefix="simfab-more-")
 ENV = dict(os.environ, ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":"))
-failures = []
 
 
 def check(what, ok, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(what)
-    return ok
+    return golden_check.check(what, ok, "", detail)
 
 
 def sh(cmd):
@@ -131,5 +129,4 @@ else:
     print("skip  coverage against SimGrid (no /usr/include/smpi/smpi.h)")
 
 shutil.rmtree(TMP, ignore_errors=True)
-print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+golden_check.finish("run_more")

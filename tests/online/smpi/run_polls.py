@@ -22,20 +22,18 @@ import sys
 import tempfile
 
 BUILD, SOURCE = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+sys.path.insert(0, os.path.join(SOURCE, "tests", "golden"))
+import golden_check  # noqa: E402
 HERE = os.path.join(SOURCE, "tests", "online", "smpi")
 PLATFORM = os.path.join(SOURCE, "examples", "platforms", "cluster16.xml")
 TMP = tempfile.mkdtemp(prefix="simfab-polls-")
 ENV = dict(os.environ, ASAN_OPTIONS=(os.environ.get("ASAN_OPTIONS", "") + ":detect_leaks=0").lstrip(":"))
-failures = []
 C = 1e-4
 TRANSFER = 5.039e-6
 
 
 def check(what, ok, detail=""):
-    print(("ok    " if ok else "FAIL  ") + what + ("" if ok else f": {detail}"))
-    if not ok:
-        failures.append(what)
-    return ok
+    return golden_check.check(what, ok, "", detail)
 
 
 def sh(cmd):
@@ -101,5 +99,4 @@ for model in ["loggops", "flow"]:
           got is not None and 0.01 < got[1] < 0.01 + 2e-5, got)
 
 shutil.rmtree(TMP, ignore_errors=True)
-print(f"{'FAILED' if failures else 'passed'}: {len(failures)} failure(s)")
-sys.exit(1 if failures else 0)
+golden_check.finish("run_polls")

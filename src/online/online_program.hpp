@@ -75,6 +75,14 @@ struct OnlineOptions {
 
 inline constexpr int kTagUpperBound = 2147483647;  // MPI_TAG_UB
 
+// A generalized request's callbacks (MPI_Grequest_start).
+struct GrequestFns {
+  MPI_Grequest_query_function* query = nullptr;
+  MPI_Grequest_free_function* free = nullptr;
+  MPI_Grequest_cancel_function* cancel = nullptr;
+  void* extra = nullptr;
+};
+
 class OnlineProgram final : public Program, private EventHandler {
  public:
   OnlineProgram(ProgramImage& image, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
@@ -196,6 +204,9 @@ class OnlineProgram final : public Program, private EventHandler {
   void request_free(MPI_Request* r, const char* call);
   bool request_status(MPI_Request r, MPI_Status* status, const char* call);
   void cancel(MPI_Request* r, const char* call);
+  // Generalized requests (MPI_Grequest_start / MPI_Grequest_complete).
+  MPI_Request grequest_start(const GrequestFns& gen);
+  void grequest_complete(MPI_Request r, const char* call);
 
   // Collectives: the call's description (coll_data.hpp) on communicator c; blocking ones wait,
   // non-blocking ones return a request.
@@ -267,7 +278,7 @@ class OnlineProgram final : public Program, private EventHandler {
     FortranSentinels fortran;  // where its copy keeps mpif.h's COMMON blocks (fortran_support.hpp)
   };
   struct Request {
-    enum class Kind : uint8_t { kFree, kSend, kRecv, kColl } kind = Kind::kFree;
+    enum class Kind : uint8_t { kFree, kSend, kRecv, kColl, kGeneralized } kind = Kind::kFree;
     RankId owner = 0;
     bool persistent = false;
     bool active = false;     // persistent: started and not yet completed-and-waited
@@ -289,6 +300,7 @@ class OnlineProgram final : public Program, private EventHandler {
     uint32_t context = 0;
     uint8_t flags = 0;
     MPI_Comm comm = MPI_COMM_NULL;
+    GrequestFns gen;  // kGeneralized: the program's callbacks
     std::shared_ptr<const mpi::Group> group;  // its communicator's (not world), alive after MPI_Comm_free
     const char* call = nullptr;               // the MPI function that created it
     MPI_Status status{};

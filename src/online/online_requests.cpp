@@ -79,6 +79,16 @@ void OnlineProgram::fill_status(MPI_Status* st, const Request& q) const {
 void OnlineProgram::consume(MPI_Request* r, MPI_Status* status) {
   const uint32_t i = static_cast<uint32_t>(*r - 1);
   Request& q = requests_[i];
+  if (q.kind == Request::Kind::kGeneralized) {  // the program's query then free callbacks
+    const GrequestFns gen = q.gen;
+    MPI_Status st{};
+    if (gen.query) gen.query(gen.extra, &st);
+    if (status != MPI_STATUS_IGNORE) *status = st;
+    release_request(i);
+    *r = MPI_REQUEST_NULL;
+    if (gen.free) gen.free(gen.extra);
+    return;
+  }
   fill_status(status, q);
   if (q.persistent) {
     q.active = false;
@@ -256,9 +266,11 @@ void OnlineProgram::request_free(MPI_Request* r, const char* call) {
   if (*r == MPI_REQUEST_NULL) mpi_fatal(call, "the request is MPI_REQUEST_NULL");
   Request& q = request_of(*r, call);
   const uint32_t i = static_cast<uint32_t>(*r - 1);
+  const GrequestFns gen = q.kind == Request::Kind::kGeneralized && q.complete ? q.gen : GrequestFns{};
   if (q.complete || (q.persistent && !q.active)) release_request(i);
   else q.freed = true;
   *r = MPI_REQUEST_NULL;
+  if (gen.free) gen.free(gen.extra);
 }
 
 bool OnlineProgram::request_status(MPI_Request r, MPI_Status* status, const char* call) {
@@ -268,12 +280,45 @@ bool OnlineProgram::request_status(MPI_Request r, MPI_Status* status, const char
   }
   const Request& q = request_of(r, call);
   if (!done(r)) return false;
+  if (q.kind == Request::Kind::kGeneralized) {
+    MPI_Status st{};
+    if (q.gen.query) q.gen.query(q.gen.extra, &st);
+    if (status != MPI_STATUS_IGNORE) *status = st;
+    return true;
+  }
   fill_status(status, q);
   return true;
 }
 
+MPI_Request OnlineProgram::grequest_start(const GrequestFns& gen) {
+  const uint32_t i = new_request(Request::Kind::kGeneralized);
+  requests_[i].gen = gen;
+  requests_[i].started = true;
+  return static_cast<MPI_Request>(i + 1);
+}
+
+void OnlineProgram::grequest_complete(MPI_Request r, const char* call) {
+  const int64_t i = static_cast<int64_t>(r) - 1;  // request_of() would refuse one already freed
+  if (i < 0 || i >= static_cast<int64_t>(requests_.size()) ||
+      requests_[static_cast<size_t>(i)].kind != Request::Kind::kGeneralized ||
+      requests_[static_cast<size_t>(i)].owner != current_ || requests_[static_cast<size_t>(i)].complete)
+    mpi_fatal(call, "request " + std::to_string(r) + " is not an incomplete generalized request of this rank");
+  Request& q = requests_[static_cast<size_t>(i)];
+  q.complete = true;
+  q.done = rank().now;
+  if (q.freed) {  // MPI_Request_free came first: the request goes now
+    const GrequestFns gen = q.gen;
+    release_request(static_cast<uint32_t>(i));
+    if (gen.free) gen.free(gen.extra);
+  }
+}
+
 void OnlineProgram::cancel(MPI_Request* r, const char* call) {
   Request& q = request_of(*r, call);
+  if (q.kind == Request::Kind::kGeneralized) {
+    if (q.gen.cancel) q.gen.cancel(q.gen.extra, q.complete ? 1 : 0);
+    return;
+  }
   if (q.kind != Request::Kind::kRecv || q.complete || q.op == kNoOp) return;  // sends complete anyway
   ex_->cancel(q.op);
 }
@@ -285,6 +330,7 @@ std::string OnlineProgram::describe_request(uint32_t i, const char* call) const 
     case Request::Kind::kSend: s += "a send to rank "; break;
     case Request::Kind::kRecv: s += "a receive from "; break;
     case Request::Kind::kColl: return s + "a non-blocking collective (" + q.coll_args.call + ")";
+    case Request::Kind::kGeneralized: return s + "a generalized request that MPI_Grequest_complete never completed";
     default: return s + "a request";
   }
   s += q.peer == kAnySource ? std::string("MPI_ANY_SOURCE") : "rank " + std::to_string(q.peer);

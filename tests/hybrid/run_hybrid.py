@@ -285,8 +285,10 @@ if check("NetPIPE (netpipe-openmpi) is installed", netpipe is not None, "NPopenm
     rows = [line.split() for line in open(os.path.join(TMP, "np.out"))] if j else []
     _, pp = hybrid(2, *NONE, "--", pingpong, "-s", "1", "-n", "20", "-w", "2")
     one_way = field(pp.stdout, "rtt_us") / 2 if field(pp.stdout, "rtt_us") else None
-    check("NetPIPE runs in hybrid mode and reports simfab's one-way time for 1 byte",
-          rows and one_way and abs(float(rows[0][2]) - one_way) < 1e-3, one_way, rows[:1])
+    # NetPIPE times itself with gettimeofday (microseconds) over many round trips: its one-way
+    # time (column 3, seconds) is the simulated one to a fraction of a microsecond.
+    check("NetPIPE (it times itself with gettimeofday) reports simfab's one-way time for 1 byte",
+          rows and one_way and abs(float(rows[0][2]) * 1e6 - one_way) < 0.05, f"{one_way} us", rows[:1])
 hpcc = shutil.which("hpcc")
 if check("HPC Challenge (hpcc) is installed", hpcc is not None, "hpcc on the PATH", hpcc):
     inp = open("/usr/share/doc/hpcc/examples/_hpccinf.txt").read()

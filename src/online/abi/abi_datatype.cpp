@@ -2,24 +2,42 @@
 // online/type_constructors.hpp, online/datatype.hpp and online/type_queries.hpp.
 #include <simfab/mpi.h>
 
+#include <algorithm>
 #include <cstring>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "online/arg_check.hpp"
+#include "online/basic_types.hpp"
+#include "online/mpi_fatal.hpp"
 #include "online/attributes.hpp"
 #include "online/datatype.hpp"
 #include "online/type_constructors.hpp"
 #include "online/type_queries.hpp"
+#include "online/type_recipes.hpp"
 
 using namespace simfab::online;
 
 namespace {
 
+// A new derived type from `make`, with how it was made (MPI_Type_get_contents).
 template <class Make>
-int new_type(const char* call, MPI_Datatype* newtype, Make make) {
+int new_type(const char* call, MPI_Datatype* newtype, Make make, TypeRecipe recipe) {
   check_pointer(call, "newtype", newtype);
   *newtype = make();
+  record_recipe(*newtype, std::move(recipe));
   return MPI_SUCCESS;
+}
+
+// Arrays of n elements as vectors (an array pointer may be null when n is 0).
+template <class T>
+std::vector<T> list(const T* p, int n) {
+  return p && n > 0 ? std::vector<T>(p, p + n) : std::vector<T>{};
+}
+std::vector<int> join(std::vector<int> a, const std::vector<int>& b) {
+  a.insert(a.end(), b.begin(), b.end());
+  return a;
 }
 
 const Typemap& layout(const char* call, MPI_Datatype t) { return type_layout(t, call); }
@@ -80,21 +98,22 @@ int MPI_Type_get_true_extent_x(MPI_Datatype datatype, MPI_Count* true_lb, MPI_Co
 
 int MPI_Type_contiguous(int count, MPI_Datatype oldtype, MPI_Datatype* newtype) {
   return new_type("MPI_Type_contiguous", newtype,
-                  [&] { return type_contiguous(count, oldtype, "MPI_Type_contiguous"); });
+                  [&] { return type_contiguous(count, oldtype, "MPI_Type_contiguous"); },
+                  {MPI_COMBINER_CONTIGUOUS, {count}, {}, {oldtype}});
 }
 
 int MPI_Type_vector(int count, int blocklength, int stride, MPI_Datatype oldtype,
                     MPI_Datatype* newtype) {
   return new_type("MPI_Type_vector", newtype, [&] {
     return type_vector(count, blocklength, stride, oldtype, "MPI_Type_vector");
-  });
+  }, {MPI_COMBINER_VECTOR, {count, blocklength, stride}, {}, {oldtype}});
 }
 
 int MPI_Type_create_hvector(int count, int blocklength, MPI_Aint stride, MPI_Datatype oldtype,
                             MPI_Datatype* newtype) {
   return new_type("MPI_Type_create_hvector", newtype, [&] {
     return type_hvector(count, blocklength, stride, oldtype, "MPI_Type_create_hvector");
-  });
+  }, {MPI_COMBINER_HVECTOR, {count, blocklength}, {stride}, {oldtype}});
 }
 
 int MPI_Type_indexed(int count, const int array_of_blocklengths[],
@@ -103,7 +122,8 @@ int MPI_Type_indexed(int count, const int array_of_blocklengths[],
   return new_type("MPI_Type_indexed", newtype, [&] {
     return type_indexed(count, array_of_blocklengths, array_of_displacements, oldtype,
                         "MPI_Type_indexed");
-  });
+  }, {MPI_COMBINER_INDEXED, join(join({count}, list(array_of_blocklengths, count)), list(array_of_displacements, count)),
+      {}, {oldtype}});
 }
 
 int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
@@ -112,7 +132,8 @@ int MPI_Type_create_hindexed(int count, const int array_of_blocklengths[],
   return new_type("MPI_Type_create_hindexed", newtype, [&] {
     return type_hindexed(count, array_of_blocklengths, array_of_displacements, oldtype,
                          "MPI_Type_create_hindexed");
-  });
+  }, {MPI_COMBINER_HINDEXED, join({count}, list(array_of_blocklengths, count)), list(array_of_displacements, count),
+      {oldtype}});
 }
 
 int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of_displacements[],
@@ -120,7 +141,7 @@ int MPI_Type_create_indexed_block(int count, int blocklength, const int array_of
   return new_type("MPI_Type_create_indexed_block", newtype, [&] {
     return type_indexed_block(count, blocklength, array_of_displacements, oldtype,
                               "MPI_Type_create_indexed_block");
-  });
+  }, {MPI_COMBINER_INDEXED_BLOCK, join({count, blocklength}, list(array_of_displacements, count)), {}, {oldtype}});
 }
 
 int MPI_Type_create_hindexed_block(int count, int blocklength,
@@ -129,7 +150,7 @@ int MPI_Type_create_hindexed_block(int count, int blocklength,
   return new_type("MPI_Type_create_hindexed_block", newtype, [&] {
     return type_hindexed_block(count, blocklength, array_of_displacements, oldtype,
                                "MPI_Type_create_hindexed_block");
-  });
+  }, {MPI_COMBINER_HINDEXED_BLOCK, {count, blocklength}, list(array_of_displacements, count), {oldtype}});
 }
 
 int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
@@ -138,13 +159,15 @@ int MPI_Type_create_struct(int count, const int array_of_blocklengths[],
   return new_type("MPI_Type_create_struct", newtype, [&] {
     return type_struct(count, array_of_blocklengths, array_of_displacements, array_of_types,
                        "MPI_Type_create_struct");
-  });
+  }, {MPI_COMBINER_STRUCT, join({count}, list(array_of_blocklengths, count)), list(array_of_displacements, count),
+      list(array_of_types, count)});
 }
 
 int MPI_Type_create_resized(MPI_Datatype oldtype, MPI_Aint lb, MPI_Aint extent,
                             MPI_Datatype* newtype) {
   return new_type("MPI_Type_create_resized", newtype,
-                  [&] { return type_resized(oldtype, lb, extent, "MPI_Type_create_resized"); });
+                  [&] { return type_resized(oldtype, lb, extent, "MPI_Type_create_resized"); },
+                  {MPI_COMBINER_RESIZED, {}, {lb, extent}, {oldtype}});
 }
 
 int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int array_of_subsizes[],
@@ -153,11 +176,15 @@ int MPI_Type_create_subarray(int ndims, const int array_of_sizes[], const int ar
   return new_type("MPI_Type_create_subarray", newtype, [&] {
     return type_subarray(ndims, array_of_sizes, array_of_subsizes, array_of_starts, order, oldtype,
                          "MPI_Type_create_subarray");
-  });
+  }, {MPI_COMBINER_SUBARRAY,
+      join(join(join(join({ndims}, list(array_of_sizes, ndims)), list(array_of_subsizes, ndims)),
+                list(array_of_starts, ndims)), {order}),
+      {}, {oldtype}});
 }
 
 int MPI_Type_dup(MPI_Datatype oldtype, MPI_Datatype* newtype) {
-  const int rc = new_type("MPI_Type_dup", newtype, [&] { return type_dup(oldtype, "MPI_Type_dup"); });
+  const int rc = new_type("MPI_Type_dup", newtype, [&] { return type_dup(oldtype, "MPI_Type_dup"); },
+                          {MPI_COMBINER_DUP, {}, {}, {oldtype}});
   AttributeStore::instance().copied(attribute_rank(), AttrKind::kType, oldtype, *newtype, "MPI_Type_dup");
   return rc;
 }
@@ -174,6 +201,7 @@ int MPI_Type_free(MPI_Datatype* datatype) {
   check_pointer(call, "datatype", datatype);
   AttributeStore::instance().erased(attribute_rank(), AttrKind::kType, *datatype, call);
   type_free(*datatype, call);
+  forget_recipe(*datatype);
   *datatype = MPI_DATATYPE_NULL;
   return MPI_SUCCESS;
 }
@@ -245,6 +273,42 @@ int MPI_Status_set_elements_x(MPI_Status* status, MPI_Datatype datatype, MPI_Cou
 int MPI_Status_set_cancelled(MPI_Status* status, int flag) {
   check_pointer("MPI_Status_set_cancelled", "status", status);
   status->simfab_cancelled = flag != 0;
+  return MPI_SUCCESS;
+}
+
+int MPI_Type_get_envelope(MPI_Datatype datatype, int* num_integers, int* num_addresses, int* num_datatypes,
+                          int* combiner) {
+  const char* call = "MPI_Type_get_envelope";
+  layout(call, datatype);  // a valid handle
+  const TypeRecipe* r = recipe_of(datatype);
+  set_out(call, "num_integers", num_integers, r ? static_cast<int>(r->ints.size()) : 0);
+  set_out(call, "num_addresses", num_addresses, r ? static_cast<int>(r->addresses.size()) : 0);
+  set_out(call, "num_datatypes", num_datatypes, r ? static_cast<int>(r->types.size()) : 0);
+  return set_out(call, "combiner", combiner, r ? r->combiner : MPI_COMBINER_NAMED);
+}
+
+int MPI_Type_get_contents(MPI_Datatype datatype, int max_integers, int max_addresses, int max_datatypes,
+                          int array_of_integers[], MPI_Aint array_of_addresses[], MPI_Datatype array_of_datatypes[]) {
+  const char* call = "MPI_Type_get_contents";
+  layout(call, datatype);
+  const TypeRecipe* r = recipe_of(datatype);
+  if (!r) mpi_fatal(call, "the datatype is a named (predefined) one: MPI_Type_get_envelope says MPI_COMBINER_NAMED");
+  if (max_integers < static_cast<int>(r->ints.size()) || max_addresses < static_cast<int>(r->addresses.size()) ||
+      max_datatypes < static_cast<int>(r->types.size()))
+    mpi_fatal(call, "the arrays are shorter than MPI_Type_get_envelope's counts");
+  std::copy(r->ints.begin(), r->ints.end(), array_of_integers);
+  std::copy(r->addresses.begin(), r->addresses.end(), array_of_addresses);
+  const std::vector<MPI_Datatype> types = r->types;  // record_recipe below may move r
+  for (size_t i = 0; i < types.size(); ++i) {
+    // A derived one comes back as a new handle the caller frees (MPI-3.1 §4.1.13), made as the
+    // original was.
+    if (basic_type(types[i])) {
+      array_of_datatypes[i] = types[i];
+      continue;
+    }
+    array_of_datatypes[i] = type_dup(types[i], call);
+    if (const TypeRecipe* inner = recipe_of(types[i])) record_recipe(array_of_datatypes[i], *inner);
+  }
   return MPI_SUCCESS;
 }
 

@@ -215,6 +215,20 @@ int MPI_Request_get_status(MPI_Request request, int* flag, MPI_Status* status) {
   return MPI_SUCCESS;
 }
 
+int MPI_Grequest_start(MPI_Grequest_query_function* query_fn, MPI_Grequest_free_function* free_fn,
+                       MPI_Grequest_cancel_function* cancel_fn, void* extra_state, MPI_Request* request) {
+  Call c("MPI_Grequest_start");
+  require_ptr(request, "request", c.name());
+  *request = c->grequest_start({query_fn, free_fn, cancel_fn, extra_state});
+  return MPI_SUCCESS;
+}
+
+int MPI_Grequest_complete(MPI_Request request) {
+  Call c("MPI_Grequest_complete");
+  c->grequest_complete(request, c.name());
+  return MPI_SUCCESS;
+}
+
 int MPI_Cancel(MPI_Request* request) {
   Call c("MPI_Cancel");
   require_ptr(request, "request", c.name());

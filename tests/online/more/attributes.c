@@ -3,7 +3,8 @@
  * keyvals and attributes on communicators (copy callbacks at MPI_Comm_dup, delete callbacks at
  * MPI_Comm_free and MPI_Comm_delete_attr) and datatypes (MPI_Type_dup), error handlers (create,
  * set, get, call), group ranges, info and names on communicators and windows, Fortran 90 types,
- * MPI_Comm_dup_with_info, MPI_Comm_disconnect and MPI_Alltoallw. With -DMPI1 (simfab; Open MPI 4 leaves them out)
+ * MPI_Comm_dup_with_info, MPI_Comm_disconnect, MPI_Alltoallw, generalized requests and datatype
+ * envelopes and contents. With -DMPI1 (simfab; Open MPI 4 leaves them out)
  * also MPI-1's removed names: MPI_Address, MPI_Type_extent/lb/ub, MPI_Type_struct/hvector/hindexed,
  * MPI_Keyval_create, MPI_Attr_put, MPI_Errhandler_create/set/get. Runs on any number of ranks >= 2. */
 #include <mpi.h>
@@ -33,6 +34,24 @@ static int type_deletes = 0;
 static int type_delete_fn(MPI_Datatype t, int keyval, void* value, void* extra) {
   (void)t, (void)keyval, (void)value, (void)extra;
   ++type_deletes;
+  return MPI_SUCCESS;
+}
+
+static int grequest_frees = 0;
+static int grequest_query(void* extra, MPI_Status* status) {
+  (void)extra;
+  MPI_Status_set_elements(status, MPI_BYTE, 42);
+  MPI_Status_set_cancelled(status, 0);
+  status->MPI_SOURCE = MPI_UNDEFINED;
+  status->MPI_TAG = MPI_UNDEFINED;
+  return MPI_SUCCESS;
+}
+static int grequest_free(void* extra) {
+  ++*(int*)extra;
+  return MPI_SUCCESS;
+}
+static int grequest_cancel(void* extra, int complete) {
+  (void)extra, (void)complete;
   return MPI_SUCCESS;
 }
 
@@ -213,6 +232,68 @@ int main(int argc, char** argv) {
   }
   report(rank, "MPI_Alltoallw with per-peer datatypes", ok);
   free(sendb), free(recvb), free(sc), free(sd), free(rc_), free(rd), free(stypes), free(rt);
+
+  /* how datatypes were made: MPI_Type_get_envelope / MPI_Type_get_contents (not under Open MPI
+   * 4.1.4, whose MPI_Type_get_contents crashes on a plain vector on this machine) */
+#ifndef OPEN_MPI
+  {
+    int ni, na, nd, comb;
+    MPI_Type_get_envelope(MPI_INT, &ni, &na, &nd, &comb);
+    const int named = comb == MPI_COMBINER_NAMED && ni == 0 && na == 0 && nd == 0;
+    MPI_Datatype vec3, pairs, inner, rs;
+    MPI_Type_vector(3, 2, 5, MPI_INT, &vec3);
+    MPI_Type_get_envelope(vec3, &ni, &na, &nd, &comb);
+    int ints[8] = {0};
+    MPI_Aint addrs[4] = {0};
+    MPI_Datatype types[4] = {0};
+    MPI_Type_get_contents(vec3, 8, 4, 4, ints, addrs, types);
+    const int vector = comb == MPI_COMBINER_VECTOR && ni == 3 && na == 0 && nd == 1 && ints[0] == 3 &&
+                       ints[1] == 2 && ints[2] == 5 && types[0] == MPI_INT;
+    int bls[2] = {1, 4};
+    MPI_Aint displs[2] = {0, 64};
+    MPI_Datatype members[2] = {vec3, MPI_DOUBLE};
+    MPI_Type_create_struct(2, bls, displs, members, &pairs);
+    MPI_Type_get_envelope(pairs, &ni, &na, &nd, &comb);
+    MPI_Type_get_contents(pairs, 8, 4, 4, ints, addrs, types);
+    inner = types[0];
+    int ci, ca, cd, cc;
+    MPI_Type_get_envelope(inner, &ci, &ca, &cd, &cc);
+    const int structure = comb == MPI_COMBINER_STRUCT && ni == 3 && na == 2 && nd == 2 && ints[0] == 2 &&
+                          ints[2] == 4 && addrs[1] == 64 && types[1] == MPI_DOUBLE && cc == MPI_COMBINER_VECTOR;
+    MPI_Type_free(&inner);  /* a derived type from get_contents is the caller's to free */
+    MPI_Type_create_resized(vec3, 8, 100, &rs);
+    MPI_Type_get_envelope(rs, &ni, &na, &nd, &comb);
+    MPI_Type_get_contents(rs, 8, 4, 4, ints, addrs, types);
+    inner = types[0];
+    const int resized = comb == MPI_COMBINER_RESIZED && na == 2 && addrs[0] == 8 && addrs[1] == 100;
+    MPI_Type_free(&inner);
+    report(rank, "MPI_Type_get_envelope / get_contents: named, vector, struct (nested), resized",
+           named && vector && structure && resized);
+    MPI_Type_free(&rs);
+    MPI_Type_free(&pairs);
+    MPI_Type_free(&vec3);
+  }
+#endif
+
+  /* generalized requests: the query callback fills the status, free runs once */
+  grequest_frees = 0;
+  MPI_Request g;
+  MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, &grequest_frees, &g);
+  int gflag = 1;
+  MPI_Test(&g, &gflag, MPI_STATUS_IGNORE);
+  const int pending = !gflag && g != MPI_REQUEST_NULL;
+  MPI_Grequest_complete(g);
+  MPI_Status gst;
+  MPI_Wait(&g, &gst);
+  int gcount = -1;
+  MPI_Get_count(&gst, MPI_BYTE, &gcount);
+  report(rank, "generalized request: pending until completed, then the query's status", pending && gcount == 42 &&
+                                                                                          g == MPI_REQUEST_NULL);
+  MPI_Grequest_start(grequest_query, grequest_free, grequest_cancel, &grequest_frees, &g);
+  MPI_Request alias = g;
+  MPI_Request_free(&g);
+  MPI_Grequest_complete(alias);  /* freed first, completed after: free_fn runs now */
+  report(rank, "generalized requests: free_fn once per request", grequest_frees == 2);
 
 #ifdef MPI1
   /* MPI-1's removed names */

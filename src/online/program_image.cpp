@@ -19,7 +19,7 @@ namespace simfab::online {
 
 namespace {
 
-constexpr const char* kRebuild = "build it with simfab-cc (or simfab-cxx), which makes a shared object";
+constexpr const char* kRebuild = "build it with simfab-cc (or simfab-cxx, simfab-fc), which makes a shared object";
 
 // Process-wide, so that no two copies (of any image) are ever opened under the same name.
 uint64_t g_copy_serial = 0;

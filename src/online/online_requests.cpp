@@ -243,6 +243,23 @@ bool OnlineProgram::wait_any(int n, MPI_Request* rs, int* index, MPI_Status* sta
 }
 
 int OnlineProgram::wait_some(int n, MPI_Request* rs, int* indices, MPI_Status* statuses, bool blocking, const char* call) {
+  if (!blocking && options_.smpi_polls.enabled()) {  // SMPI's testsome: one test per active request
+    bool any_active = false;
+    int out = 0;
+    for (int i = 0; i < n; ++i) {
+      if (rs[i] == MPI_REQUEST_NULL) continue;
+      const Request& q = request_of(rs[i], call);
+      if (q.persistent && !q.active) continue;
+      any_active = true;
+      if (!smpi_poll(SmpiPolls::kTest, [&] { return done(rs[i]); })) continue;
+      indices[out] = i;
+      consume(&rs[i], statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[out]);
+      ++out;
+    }
+    if (!any_active) return MPI_UNDEFINED;
+    if (out > 0 || !options_.smpi_polls.runaway(SmpiPolls::kTest)) return out;
+    blocking = true;  // a poll that cannot succeed: wait (deadlocks are reported)
+  }
   int first = 0;
   if (!wait_any(n, rs, &first, statuses == MPI_STATUSES_IGNORE ? MPI_STATUS_IGNORE : &statuses[0], blocking, call))
     return 0;

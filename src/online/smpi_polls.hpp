@@ -3,8 +3,8 @@
 // factorisation testing for its next column, a progress loop) predicts what smpirun predicts.
 //
 // SMPI, before each poll looks at its requests:
-//   MPI_Test (and each request of MPI_Testall)   sleeps n_test   x smpi/test
-//   MPI_Testany (and MPI_Testsome here)          sleeps n_testany x smpi/test
+//   MPI_Test (and each active request of MPI_Testall, MPI_Testsome)   sleeps n_test x smpi/test
+//   MPI_Testany                                  sleeps n_testany x smpi/test
 //   MPI_Iprobe (MPI_Probe: iprobe until found)   computes n_iprobe x smpi/iprobe
 // where each counter n is 1 after a successful poll of its kind and grows by one after each
 // failed one (with smpi/grow-injected-times, the default; Testany's grows always). The counters

@@ -1,6 +1,7 @@
 /* polls: a rank that polls for a message, as a panel factorisation or a progress loop does. Rank 1
  * computes for ARRIVAL seconds (declared: simfab_compute / smpi_execute_flops) and sends 8 bytes;
  * rank 0 polls with MODE until the message is there: "test" (MPI_Irecv + MPI_Test), "testany",
+ * "testsome",
  * "iprobe" (MPI_Iprobe, then MPI_Recv), or "probe" (MPI_Probe). Prints the polls it made and
  * the time it saw the message at. Under SMPI every poll costs smpi/test or smpi/iprobe, growing
  * with each failed poll (smpi/grow-injected-times); simfab's smpi model charges the same.
@@ -29,12 +30,19 @@ int main(int argc, char** argv) {
     long polls = 0;
     int flag = 0, index = -1;
     MPI_Request req;
-    if (strcmp(mode, "test") == 0 || strcmp(mode, "testany") == 0) {
+    if (strncmp(mode, "test", 4) == 0) {
       MPI_Irecv(&value, 1, MPI_DOUBLE, 1, 7, MPI_COMM_WORLD, &req);
       while (!flag) {
         ++polls;
-        if (mode[4] == 'a') MPI_Testany(1, &req, &index, &flag, MPI_STATUS_IGNORE);
-        else MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        if (strcmp(mode, "testany") == 0) {
+          MPI_Testany(1, &req, &index, &flag, MPI_STATUS_IGNORE);
+        } else if (strcmp(mode, "testsome") == 0) {
+          int outcount = 0;
+          MPI_Testsome(1, &req, &outcount, &index, MPI_STATUSES_IGNORE);
+          flag = outcount > 0;
+        } else {
+          MPI_Test(&req, &flag, MPI_STATUS_IGNORE);
+        }
       }
     } else if (strcmp(mode, "iprobe") == 0) {
       while (!flag) {

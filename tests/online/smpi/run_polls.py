@@ -4,7 +4,7 @@
     run_polls.py SIMFAB_BUILD_DIR SOURCE_DIR
 
 polls.c polls for a message sent at time S (a declared computation on cluster16.xml's 10 Gf hosts)
-with MPI_Test, MPI_Testany, MPI_Iprobe (then MPI_Recv) and MPI_Probe. Under network/model=smpi:
+with MPI_Test, MPI_Testany, MPI_Testsome, MPI_Iprobe (then MPI_Recv) and MPI_Probe. Under network/model=smpi:
   - closed form: with c = smpi/test = smpi/iprobe = 100 us growing by one c per failed poll, the
     k-th poll ends at c k (k+1) / 2; a test sees the message at the first such time after it
     arrived (S + 5.039 us on cluster16's links), an iprobe at the first after S, and its MPI_Recv
@@ -73,7 +73,7 @@ if shutil.which("smpicc") and shutil.which("smpirun"):
 
 for arrival in ["0.0371", "0.1", "0.25"]:
     send = float(arrival) / 10
-    for mode in ["test", "testany", "iprobe", "probe"]:
+    for mode in ["test", "testany", "testsome", "iprobe", "probe"]:
         r = sh([os.path.join(BUILD, "simfab"), "exec", "-np", "2", "--quiet", "--platform", PLATFORM, "--cfg",
                 "network/model=smpi", "--cfg", "online/compute=declared", prog, mode, arrival])
         got = parse(r.stdout)

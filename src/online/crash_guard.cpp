@@ -8,6 +8,7 @@
 #include <ucontext.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
 
 namespace simfab::online {
@@ -102,6 +103,11 @@ const GuardedStack* overflowed(uintptr_t addr, const GuardedStack* running, uint
   return nullptr;
 }
 
+void overflow_line(Line& line, const GuardedStack& s) {
+  line.str(s.name).str(" overflowed its stack (").dec(s.stack_bytes);
+  line.str(" bytes); raise it with --cfg online/stack-size=").size(2 * s.stack_bytes).str("\n");
+}
+
 void on_fault(int sig, siginfo_t* info, void* context) {
   const GuardedStack* running = detail::running_stack.load(std::memory_order_relaxed);
   const uintptr_t addr = reinterpret_cast<uintptr_t>(info != nullptr ? info->si_addr : nullptr);
@@ -109,8 +115,7 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   Line line;
   line.str("simfab: ");
   if (const GuardedStack* s = has_addr ? overflowed(addr, running, stack_pointer(context)) : nullptr) {
-    line.str(s->name).str(" overflowed its stack (").dec(s->stack_bytes);
-    line.str(" bytes); raise it with --cfg online/stack-size=").size(2 * s->stack_bytes).str("\n");
+    overflow_line(line, *s);
   } else {
     if (running != nullptr) line.str(running->name).str(" ");
     if (sig == SIGABRT) {
@@ -154,6 +159,17 @@ void install_crash_guard() {
   action.sa_flags = SA_SIGINFO | SA_ONSTACK;
   sigemptyset(&action.sa_mask);
   for (int sig : kSignals) ::sigaction(sig, &action, nullptr);
+}
+
+void stack_overflow_exit(const GuardedStack& stack) {
+  Line line;
+  line.str("simfab: ");
+  overflow_line(line, stack);
+  std::fflush(stdout);
+  std::fflush(stderr);
+  line.write_stderr();
+  remove_pending_outputs();
+  ::_exit(kExitRankCrash);
 }
 
 void register_stack(GuardedStack* stack) {

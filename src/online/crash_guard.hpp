@@ -58,6 +58,10 @@ struct GuardedStack {
 void install_crash_guard();
 
 void register_stack(GuardedStack* stack);
+// Reports that `stack` overflowed (the message a fault in its guard region gives), removes pending
+// outputs and exits with kExitRankCrash. For overflows found without a fault (a pooled stack's
+// canary, fiber.hpp).
+[[noreturn]] void stack_overflow_exit(const GuardedStack& stack);
 void unregister_stack(GuardedStack* stack);
 
 namespace detail {

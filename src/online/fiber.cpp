@@ -80,11 +80,22 @@ Fiber::Fiber(size_t stack_bytes, std::function<void()> body, std::string name)
   }
   mapping_ = map;
   const auto base = reinterpret_cast<uintptr_t>(map);
-
   guard_.guard_begin = base;
   guard_.guard_end = base + guard;
-  guard_.stack_begin = base + guard;
-  guard_.stack_end = base + mapping_bytes_;
+  start(base + guard);
+}
+
+Fiber::Fiber(const StackPool& pool, size_t index, std::function<void()> body, std::string name)
+    : body_(std::move(body)), name_(std::move(name)) {
+  stack_bytes_ = pool.stack_bytes();
+  const auto base = reinterpret_cast<uintptr_t>(pool.stack(index));
+  guard_.guard_begin = guard_.guard_end = base;  // no guard region: the canary stands in for it
+  start(base);
+}
+
+void Fiber::start(uintptr_t stack_begin) {
+  guard_.stack_begin = stack_begin;
+  guard_.stack_end = stack_begin + stack_bytes_;
   guard_.stack_bytes = stack_bytes_;
   const size_t n = std::min(name_.size(), GuardedStack::kNameBytes - 1);
   std::memcpy(guard_.name, name_.data(), n);
@@ -99,12 +110,31 @@ Fiber::Fiber(size_t stack_bytes, std::function<void()> body, std::string name)
       [this](boost::context::fiber&& caller) { return run(std::move(caller)); });
 }
 
+void Fiber::check_canary() const {
+  const auto* bottom = reinterpret_cast<const unsigned char*>(guard_.stack_begin);
+  for (size_t i = 0; i < kCanaryBytes; ++i)
+    if (bottom[i] != 0) stack_overflow_exit(guard_);
+}
+
+StackPool::StackPool(size_t count, size_t stack_bytes) : count_(count) {
+  stack_bytes_ = round_up(stack_bytes < Fiber::kMinStackBytes ? Fiber::kMinStackBytes : stack_bytes, page_bytes());
+  void* map = ::mmap(nullptr, count_ * stack_bytes_, PROT_READ | PROT_WRITE,
+                     MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+  if (map == MAP_FAILED)
+    throw InputError(SourceLoc{}, "cannot map the stacks of " + std::to_string(count_) + " ranks (" +
+                                      std::to_string(count_ * stack_bytes_) + " bytes): " + std::strerror(errno) +
+                                      "; lower --cfg online/stack-size");
+  mapping_ = map;
+}
+
+StackPool::~StackPool() { ::munmap(mapping_, count_ * stack_bytes_); }
+
 Fiber::~Fiber() {
   // A finished fiber's context is empty; an unfinished one is abandoned: its boost context is not
   // destroyed (that would unwind the stack), and nothing it owns lives outside the stack.
   if (finished_) suspended_.context.~fiber();
   unregister_stack(&guard_);
-  ::munmap(mapping_, mapping_bytes_);
+  if (mapping_ != nullptr) ::munmap(mapping_, mapping_bytes_);
 }
 
 boost::context::fiber Fiber::run(boost::context::fiber&& caller) {
@@ -149,6 +179,7 @@ bool Fiber::resume() {
   __sanitizer_finish_switch_fiber(fake_stack, nullptr, nullptr);
 #endif
   swap_exception_state();
+  if (mapping_ == nullptr) check_canary();
   t_current = resumer_;
   set_running_stack(resumer_ != nullptr ? &resumer_->guard_ : nullptr);
   resumer_ = nullptr;

@@ -26,6 +26,15 @@
 // pages, plus the Fiber object; address space: stack_bytes + kGuardBytes. Each fiber holds two
 // memory mappings (stack, guard), so vm.max_map_count (65530 by default) bounds live fibers near
 // 32,000 by itself; the constructor says so when mmap fails.
+//
+// Pooled stacks (StackPool, for runs of more ranks than guarded stacks allow: memory_maps.hpp).
+// The stacks of all fibers are one mapping, side by side, with no guard region: a fiber running
+// off its stack writes into its neighbour's. Instead, the lowest kCanaryBytes of each stack must
+// still read zero (the pages are never touched otherwise, so checking costs no memory) when the
+// fiber switches back to its resumer; if not, the run stops with the same "rank N overflowed its
+// stack" report as a guard fault (crash_guard.hpp). A frame that writes below its stack without
+// touching those bytes, or an overflow that corrupts the neighbour before the switch, is not caught.
+#pragma once
 #pragma once
 
 #include <boost/context/fiber.hpp>
@@ -38,17 +47,38 @@
 
 namespace simfab::online {
 
+// One mapping holding `count` stacks of `stack_bytes` (rounded up to pages) without guard regions;
+// pages cost memory only once touched (MAP_NORESERVE).
+class StackPool {
+ public:
+  StackPool(size_t count, size_t stack_bytes);
+  ~StackPool();
+  StackPool(const StackPool&) = delete;
+  StackPool& operator=(const StackPool&) = delete;
+  // The lowest address of stack `i`.
+  void* stack(size_t i) const { return static_cast<char*>(mapping_) + i * stack_bytes_; }
+  size_t stack_bytes() const { return stack_bytes_; }
+
+ private:
+  void* mapping_ = nullptr;
+  size_t count_ = 0;
+  size_t stack_bytes_ = 0;
+};
+
 class Fiber {
  public:
   // The PROT_NONE region below every stack (address space only). Larger than one page so that a
   // function with a big frame (a local array) still lands in it rather than jumping over it.
   static constexpr size_t kGuardBytes = 64 * 1024;
   static constexpr size_t kMinStackBytes = 16 * 1024;
+  static constexpr size_t kCanaryBytes = 256;  // pooled stacks: the bottom bytes that must stay zero
 
   // `body` runs on its own stack of `stack_bytes` (at least kMinStackBytes, rounded up to pages;
   // plus the guard region). `name` ("rank 3") names the fiber in crash reports. InputError when the
   // stack cannot be mapped (out of memory or of mappings).
   Fiber(size_t stack_bytes, std::function<void()> body, std::string name);
+  // The same on stack `index` of `pool` (no guard region; see above).
+  Fiber(const StackPool& pool, size_t index, std::function<void()> body, std::string name);
   // Unmaps the stack; an unfinished fiber is abandoned (see above), never unwound.
   ~Fiber();
   Fiber(const Fiber&) = delete;
@@ -82,12 +112,14 @@ class Fiber {
   };
 
   boost::context::fiber run(boost::context::fiber&& caller);
+  void start(uintptr_t stack_begin);
   void swap_exception_state();
+  void check_canary() const;
 
   std::function<void()> body_;
   std::string name_;
   size_t stack_bytes_ = 0;
-  void* mapping_ = nullptr;  // guard region, then the stack
+  void* mapping_ = nullptr;  // guard region, then the stack; nullptr for a pooled stack
   size_t mapping_bytes_ = 0;
   Suspended suspended_;            // the fiber's context while it is not running
   boost::context::fiber caller_;   // while running: where yield() and the end of body go

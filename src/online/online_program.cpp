@@ -62,20 +62,24 @@ void OnlineProgram::start(Executor& ex) {
   }
   if (options_.tag_output) tagger_ = std::make_unique<OutputTagger>();
   ex.engine().set_handler(EventKind::kFrontEnd, this);
+  if (options_.pooled_stacks) stacks_ = std::make_unique<StackPool>(ranks_.size(), options_.stack_bytes);
   for (RankId r = 0; r < num_ranks(); ++r) {
     Rank& R = ranks_[static_cast<size_t>(r)];
     R.args = options_.argv;
     for (std::string& a : R.args) R.argv.push_back(a.data());
     R.argv.push_back(nullptr);
-    R.fiber = std::make_unique<Fiber>(options_.stack_bytes, [this, r] { run_rank(r); }, "rank " + std::to_string(r));
+    auto body = [this, r] { run_rank(r); };
+    std::string name = "rank " + std::to_string(r);
+    R.fiber = stacks_ ? std::make_unique<Fiber>(*stacks_, static_cast<size_t>(r), body, std::move(name))
+                      : std::make_unique<Fiber>(options_.stack_bytes, body, std::move(name));
     R.wake_scheduled = true;
     ex.engine().schedule(SimTime::zero(), EventKind::kFrontEnd, static_cast<uint64_t>(r));
   }
 }
 
 void OnlineProgram::run_rank(RankId r) {
-  const ProgramImage::Main main = image_.load_copy(r);
   Rank& R = ranks_[static_cast<size_t>(r)];
+  const ProgramImage::Main main = image_.load_copy(r, static_cast<int>(R.args.size()), R.argv.data());
   R.fortran = {image_.symbol(r, kFortranBottomSymbol), image_.symbol(r, kFortranInPlaceSymbol),
                image_.symbol(r, kFortranStatusIgnoreSymbol), image_.symbol(r, kFortranStatusesIgnoreSymbol)};
   const int status = main(static_cast<int>(R.args.size()), R.argv.data());

@@ -26,7 +26,8 @@
 // = CommTable id h - 2; MPI_Request = request index + 1; MPI_Group = group index + 2.
 // Errors in the program's use of MPI are fatal (mpi_fatal: exit 2 naming rank and call).
 //
-// Memory per rank: a Fiber stack (online/stack-size), its copy of the program, Rank (~200 B);
+// Memory per rank: a Fiber stack (online/stack-size; pooled beyond what guarded stacks' memory
+// mappings allow), its copy of the program, Rank (~200 B);
 // per outstanding request ~160 B; per message in flight its payload.
 #pragma once
 
@@ -63,6 +64,7 @@ namespace simfab::online {
 struct OnlineOptions {
   std::vector<std::string> argv;  // argv[0] = the program's path
   size_t stack_bytes = 256 * 1024;
+  bool pooled_stacks = false;     // all ranks' stacks in one mapping (memory_maps.hpp)
   bool measured = true;           // online/compute=measured (else declared)
   double reference_speed = 0;     // flop/s of this machine's core; 0: as fast as each simulated host
   SimTime poll_cost = SimTime::ps(100'000);  // charged by a test/iprobe that finds nothing
@@ -368,6 +370,7 @@ class OnlineProgram final : public Program, private EventHandler {
   coll::CollChoice choice_;
   OnlineOptions options_;
   Executor* ex_ = nullptr;
+  std::unique_ptr<StackPool> stacks_;  // options_.pooled_stacks: every rank's stack
   std::vector<Rank> ranks_;
   RankId current_ = -1;
   int lb_arrived_ = 0;         // ranks at the current balancing point

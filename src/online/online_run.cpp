@@ -10,6 +10,7 @@
 #include "core/units.hpp"
 #include "mpi/coll/registry.hpp"
 #include "online/crash_guard.hpp"
+#include "online/memory_maps.hpp"
 #include "online/mpi_io.hpp"
 #include "online/online_program.hpp"
 #include "online/program_image.hpp"
@@ -26,7 +27,17 @@ void register_online_keys(Config& cfg) {
   cfg.declare({"cpu/reference-speed", CfgType::kText, "0",
                "simfab exec: flop/s of this machine's core (e.g. 2Gf); measured time t then costs t * speed / "
                "the simulated host's speed; 0: t as measured", {}});
-  cfg.declare({"online/stack-size", CfgType::kBytes, "256KiB", "simfab exec: each rank's stack (guard page below)", {}});
+  cfg.declare({"online/stack-size", CfgType::kBytes, "256KiB",
+               "simfab exec: each rank's stack (a guard region below it, or a canary when there are too many "
+               "ranks for one memory mapping each)",
+               {}});
+  cfg.declare({"online/loader", CfgType::kChoice, "auto",
+               "simfab exec: how each rank gets its private copy of the program. simfab: simfab's own loader "
+               "(copies share the program's pages and few memory mappings; 65,536 ranks fit); dlopen: the "
+               "system's dynamic linker, one file per copy (debuggers see the copies; ~9,000 ranks at most); "
+               "auto: simfab, or dlopen when the program needs what simfab's loader lacks (thread-local "
+               "storage, text relocations, not x86-64)",
+               {"auto", "simfab", "dlopen"}});
   cfg.declare({"online/cpu-threshold", CfgType::kTime, "1us",
                "simfab exec, measured mode: computation bursts shorter than this (this machine's CPU time, "
                "before scaling) are not charged, as SMPI's smpi/cpu-threshold: they are mostly the MPI "
@@ -119,7 +130,13 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   MpiIo::instance().set_costs(
       IoCosts{cfg.time("io/latency"), cfg.per_byte("io/read-bandwidth"), cfg.per_byte("io/write-bandwidth")});
   keep_heap_pages();
-  ProgramImage image(in.program.front());
+  const std::string loader = cfg.choice("online/loader");
+  ProgramImage image(in.program.front(), loader == "simfab"   ? ProgramImage::Loader::kSimfab
+                                         : loader == "dlopen" ? ProgramImage::Loader::kDlopen
+                                                              : ProgramImage::Loader::kAuto);
+  const MappingPlan plan = plan_mappings(static_cast<size_t>(in.num_ranks), max_mappings() - std::min(max_mappings(), mappings_in_use()));
+  image.prepare(static_cast<size_t>(in.num_ranks), plan.copies_per_mapping);
+  opt.pooled_stacks = plan.pooled_stacks;
   install_crash_guard();
   OpPool ops;
   Engine engine;

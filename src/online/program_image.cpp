@@ -7,7 +7,7 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cctype>
+#include <cstdio>
 #include <cstring>
 #include <fstream>
 #include <iterator>
@@ -90,7 +90,7 @@ std::string undefined_symbol(const std::string& message) {
 
 }  // namespace
 
-ProgramImage::ProgramImage(const std::string& path) : path_(path) {
+ProgramImage::ProgramImage(const std::string& path, Loader loader) : path_(path), use_dlopen_(loader == Loader::kDlopen) {
   std::ifstream in(path, std::ios::binary);
   if (!in) fail(path, std::string("cannot read the program: ") + std::strerror(errno));
   std::ostringstream buffer;
@@ -135,6 +135,25 @@ ProgramImage::ProgramImage(const std::string& path) : path_(path) {
     }
   }
   if (defines_main(bytes, eh) == 0) fail(path, "the program defines no `main` function");
+  if (!use_dlopen_) {
+    elf_ = ElfDynamic::parse(bytes, path);
+    if (!elf_.unsupported.empty() && loader == Loader::kSimfab)
+      fail(path, "simfab's loader (online/loader=simfab) cannot load the program: " + elf_.unsupported +
+                     "; use online/loader=auto or dlopen");
+    if (!elf_.unsupported.empty()) {
+      std::fprintf(stderr, "simfab: loading %s with the system's dynamic linker (online/loader=dlopen): %s\n",
+                   path.c_str(), elf_.unsupported.c_str());
+      use_dlopen_ = true;
+    }
+    if (!use_dlopen_) {
+      if (defines_main(bytes, eh) == -1 && !std::any_of(elf_.symbols.begin(), elf_.symbols.end(), [](const auto& s) {
+            return s.defined && s.name == "main";
+          }))
+        fail(path, "the program defines no `main` function");
+      return;
+    }
+    elf_ = ElfDynamic{};
+  }
 
   bytes.resize(end);
   auto* header = reinterpret_cast<Elf64_Ehdr*>(bytes.data());  // cleared in place: no sections
@@ -147,11 +166,23 @@ ProgramImage::ProgramImage(const std::string& path) : path_(path) {
 }
 
 ProgramImage::~ProgramImage() {
+  linker_.reset();
   for (auto it = load_order_.rbegin(); it != load_order_.rend(); ++it) ::dlclose(handles_[*it]);
 }
 
-ProgramImage::Main ProgramImage::load_copy(int index) {
+void ProgramImage::prepare(size_t copies, size_t per_mapping) {
+  if (use_dlopen_ || linker_) return;
+  linker_ = std::make_unique<CopyLinker>(std::move(elf_), path_, copies, per_mapping);
+}
+
+ProgramImage::Main ProgramImage::load_copy(int index, int argc, char** argv) {
   SIMFAB_CHECK(index >= 0, "negative program copy index");
+  if (!use_dlopen_) {
+    SIMFAB_CHECK(linker_ != nullptr, "ProgramImage::prepare() not called before load_copy()");
+    linker_->load(static_cast<size_t>(index), argc, argv);
+    ++loaded_;
+    return reinterpret_cast<Main>(linker_->symbol(static_cast<size_t>(index), "main"));
+  }
   const auto slot = static_cast<size_t>(index);
   if (handles_.size() <= slot) handles_.resize(slot + 1, nullptr);
   SIMFAB_CHECK(handles_[slot] == nullptr, "program copy " + std::to_string(index) + " loaded twice");
@@ -177,14 +208,7 @@ ProgramImage::Main ProgramImage::load_copy(int index) {
   if (handle == nullptr) {
     const char* raw = ::dlerror();
     std::string message = raw != nullptr ? raw : "unknown dynamic linker error";
-    const std::string symbol = undefined_symbol(message);
-    if (symbol.rfind("MPI_", 0) == 0 || symbol.rfind("PMPI_", 0) == 0)
-      fail(path_, "the program calls " + symbol + ", which simfab does not implement");
-    if ((symbol.rfind("mpi_", 0) == 0 || symbol.rfind("pmpi_", 0) == 0) && symbol.back() == '_') {
-      std::string fortran = symbol.substr(0, symbol.size() - 1);  // gfortran's name: lower case + `_`
-      for (char& c : fortran) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-      fail(path_, "the program calls " + fortran + " (Fortran), which simfab does not implement");
-    }
+    if (std::string missing = missing_mpi_function(undefined_symbol(message)); !missing.empty()) fail(path_, missing);
     for (size_t at; (at = message.find(name)) != std::string::npos;) message.replace(at, name.size(), path_);
     fail(path_, "cannot load the program: " + message);
   }
@@ -200,6 +224,7 @@ ProgramImage::Main ProgramImage::load_copy(int index) {
 }
 
 void* ProgramImage::symbol(int index, const char* name) const {
+  if (linker_) return linker_->symbol(static_cast<size_t>(index), name);
   const size_t slot = static_cast<size_t>(index);
   if (slot >= handles_.size() || handles_[slot] == nullptr) return nullptr;
   return ::dlsym(handles_[slot], name);

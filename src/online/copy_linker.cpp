@@ -67,8 +67,14 @@ CopyLinker::CopyLinker(ElfDynamic elf, std::string path, size_t copies, size_t p
   if (per_mapping_ > copies_) per_mapping_ = copies_;
   memfd_ = ::memfd_create("simfab:program", MFD_CLOEXEC);
   if (memfd_ < 0) fail(path_, std::string("cannot hold the program in memory (memfd_create): ") + std::strerror(errno));
+  // Only the file's bytes are written: zero pages (.bss, gaps) stay holes of the memfd, so they cost
+  // nothing until a copy touches them, and the kernel's fault-around does not map them into copies
+  // that never do.
+  if (::ftruncate(memfd_, static_cast<off_t>(per_mapping_ * elf_.span)) != 0)
+    fail(path_, std::string("cannot size the program's memory image: ") + std::strerror(errno));
   for (size_t k = 0; k < per_mapping_; ++k)
-    write_all(memfd_, elf_.image.data(), elf_.span, static_cast<off_t>(k * elf_.span), path_);
+    for (const auto& [begin, end] : elf_.contents)
+      write_all(memfd_, elf_.image.data() + begin, end - begin, static_cast<off_t>(k * elf_.span + begin), path_);
   std::string().swap(elf_.image);  // the memfd holds it now
   void* reservation = ::mmap(nullptr, copies_ * elf_.span, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (reservation == MAP_FAILED) {

@@ -150,7 +150,10 @@ ElfDynamic ElfDynamic::parse(const std::string& file, const std::string& path) {
   d.image.assign(d.span, '\0');
   uint64_t dynamic = 0, dynamic_bytes = 0, eh_hdr = 0;
   for (const Elf64_Phdr& ph : phdrs) {
-    if (ph.p_type == PT_LOAD) std::memcpy(d.image.data() + ph.p_vaddr, file.data() + ph.p_offset, ph.p_filesz);
+    if (ph.p_type == PT_LOAD) {
+      std::memcpy(d.image.data() + ph.p_vaddr, file.data() + ph.p_offset, ph.p_filesz);
+      if (ph.p_filesz > 0) d.contents.emplace_back(ph.p_vaddr, ph.p_vaddr + ph.p_filesz);
+    }
     if (ph.p_type == PT_DYNAMIC) dynamic = ph.p_vaddr, dynamic_bytes = ph.p_memsz;
     if (ph.p_type == PT_GNU_EH_FRAME) eh_hdr = ph.p_vaddr;
   }

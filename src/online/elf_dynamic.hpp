@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace simfab::online {
@@ -46,6 +47,9 @@ struct ElfDynamic {
 
   std::string image;             // the memory image (see above), span bytes
   size_t span = 0;               // image size: a multiple of the page size
+  // The parts of the image that hold file bytes ([begin, end) offsets, in segment order): the rest
+  // (.bss, gaps between segments) is zero and need not be written anywhere.
+  std::vector<std::pair<uint64_t, uint64_t>> contents;
   std::vector<Reloc> relocs;     // DT_RELA, then DT_JMPREL
   std::vector<Symbol> symbols;   // the dynamic symbol table, by index
   std::vector<std::string> needed;       // DT_NEEDED, in order

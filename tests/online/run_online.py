@@ -15,6 +15,8 @@ simfab-cxx) and the misuse programs of tests/online/bad/, then runs them with
   - the examples under network/model=smpi and on examples/platforms/cluster16.yaml, and with a
     hostfile that puts two ranks on one host;
   - determinism: two runs of stencil2d with --json --reproducible give byte-identical JSON;
+  - privatization at 12,000 ranks: more than guarded stacks' memory mappings allow, so the stacks
+    are pooled (src/online/memory_maps.hpp); every rank still sees only its own globals;
   - the misuse programs: the exit status (2 usage error, 3 deadlock, 4 crash, the rank's own
     status or MPI_Abort code) and the phrases of the diagnostic on stderr.
 Prints a summary table; exits 1 on any failure (with what went wrong), 0 otherwise.
@@ -106,6 +108,9 @@ def examples_cases(src):
     ex("collectives", [1, 2, 4, 7, 8], keep_one=True)
     ex("nonblocking", [1, 2, 4, 7, 8], keep_one=True)
     ex("privatization", [1, 4, 8])
+    if not QUICK:  # beyond guarded stacks' mapping budget: pooled stacks (about 4 s; unit-tested under ASan)
+        cases.append(Case("privatization np=12000 (pooled stacks)", "privatization", 12000, opts=DECLARED,
+                          ok=r"(?m)^privatization: 12000 ranks, .*\bOK\b"))
     ex("sampling", [1, 4])
     ex("hello", [1, 4], label="hello (C++)")
     ex("onesided", [1, 2, 4, 5, 8], keep_one=True)

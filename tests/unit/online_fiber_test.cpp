@@ -4,6 +4,7 @@
 
 #include <csignal>
 #include <cstdlib>
+#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -11,6 +12,7 @@
 
 #include "online/crash_guard.hpp"
 #include "online/fiber.hpp"
+#include "online/memory_maps.hpp"
 
 namespace simfab::online {
 namespace {
@@ -165,6 +167,43 @@ TEST(OnlineFiber, TenThousandFibersAliveAtOnce) {
   for (int c : count) ASSERT_EQ(c, 11);
 }
 
+// Pooled stacks: 20,000 fibers in one mapping, each with its own stack.
+TEST(OnlineFiber, PooledFibersShareOneMapping) {
+  constexpr int kFibers = 20000;
+  const auto maps = [] {
+    std::ifstream in("/proc/self/maps");
+    size_t n = 0;
+    for (std::string line; std::getline(in, line);) ++n;
+    return n;
+  };
+  const size_t before = maps();
+  StackPool pool(kFibers, 16 * 1024);
+  std::vector<int> count(kFibers, 0);
+  std::vector<std::unique_ptr<Fiber>> fibers;
+  fibers.reserve(kFibers);
+  for (int i = 0; i < kFibers; ++i)
+    fibers.push_back(std::make_unique<Fiber>(pool, static_cast<size_t>(i), [&count, i] {
+      volatile char frame[1024];
+      frame[0] = static_cast<char>(i % 7);
+      Fiber::yield();
+      count[static_cast<size_t>(i)] += frame[0] + 10;
+    }, "rank " + std::to_string(i)));
+  for (auto& f : fibers) EXPECT_FALSE(f->resume());
+  EXPECT_LE(maps(), before + 4);
+  for (auto& f : fibers) EXPECT_TRUE(f->resume());
+  for (int i = 0; i < kFibers; ++i) ASSERT_EQ(count[static_cast<size_t>(i)], i % 7 + 10);
+}
+
+TEST(OnlineFiber, MappingPlanPoolsBeyondHalfTheFreeMappings) {
+  const MappingPlan few = plan_mappings(1000, 60000);
+  EXPECT_FALSE(few.pooled_stacks);
+  EXPECT_EQ(few.copies_per_mapping, 1u);
+  const MappingPlan many = plan_mappings(65536, 65000);  // half: 32,500 mappings for copies
+  EXPECT_TRUE(many.pooled_stacks);
+  EXPECT_EQ(many.copies_per_mapping, 3u);
+  EXPECT_EQ(plan_mappings(10, 0).copies_per_mapping, 10u);  // no free mapping: all copies in one
+}
+
 // --- crash guard -----------------------------------------------------------------------------
 
 volatile bool g_stop_recursion = false;
@@ -183,6 +222,27 @@ void overflow_in_fiber() {
     recurse(start);
   }, "rank 3");
   f.resume();
+}
+
+// A pooled stack has no guard region: rank 1 recurses 8 KiB past the bottom of its 16 KiB stack
+// (into rank 0's), then yields; the canary check at the switch stops the run.
+[[gnu::noinline]] int recurse_to(int depth, volatile char* up) {
+  volatile char frame[512];
+  frame[0] = static_cast<char>(up[0] + 1);
+  return depth == 0 ? frame[0] : recurse_to(depth - 1, frame) + frame[1];
+}
+
+void overflow_pooled_stack() {
+  install_crash_guard();
+  StackPool pool(2, 16 * 1024);
+  Fiber f0(pool, 0, [] { Fiber::yield(); }, "rank 0");
+  Fiber f1(pool, 1, [] {
+    volatile char start[1] = {0};
+    recurse_to(24 * 1024 / 512, start);
+    Fiber::yield();
+  }, "rank 1");
+  f0.resume();
+  f1.resume();
 }
 
 // A store to address 16: a fault like a null dereference, which UBSan's null check (in the
@@ -213,6 +273,12 @@ TEST(OnlineCrashGuardDeathTest, StackOverflowInFiberExits4) {
   EXPECT_EXIT(overflow_in_fiber(), ::testing::ExitedWithCode(kExitRankCrash),
               "simfab: rank 3 overflowed its stack \\(65536 bytes\\); raise it with --cfg "
               "online/stack-size=128KiB");
+}
+
+TEST(OnlineCrashGuardDeathTest, PooledStackOverflowIsCaughtByTheCanary) {
+  EXPECT_EXIT(overflow_pooled_stack(), ::testing::ExitedWithCode(kExitRankCrash),
+              "simfab: rank 1 overflowed its stack \\(16384 bytes\\); raise it with --cfg "
+              "online/stack-size=32KiB");
 }
 
 TEST(OnlineCrashGuardDeathTest, NullDereferenceInFiberExits4) {

@@ -345,6 +345,9 @@ int MPI_Cancel(MPI_Request* request);
 int MPI_Test_cancelled(const MPI_Status* status, int* flag);
 int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status* status);
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int* flag, MPI_Status* status);
+int MPI_Mprobe(int source, int tag, MPI_Comm comm, MPI_Message* message, MPI_Status* status);
+int MPI_Improbe(int source, int tag, MPI_Comm comm, int* flag, MPI_Message* message, MPI_Status* status);
+int MPI_Mrecv(void* buf, int count, MPI_Datatype datatype, MPI_Message* message, MPI_Status* status);
 int MPI_Send_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
                   MPI_Comm comm, MPI_Request* request);
 int MPI_Ssend_init(const void* buf, int count, MPI_Datatype datatype, int dest, int tag,
@@ -532,10 +535,12 @@ int MPI_Iexscan(const void* sendbuf, void* recvbuf, int count, MPI_Datatype data
 int MPI_Comm_size(MPI_Comm comm, int* size);
 int MPI_Comm_rank(MPI_Comm comm, int* rank);
 int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm);
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request);
 int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm);
 int MPI_Comm_split_type(MPI_Comm comm, int split_type, int key, MPI_Info info,
                         MPI_Comm* newcomm);
 int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm);
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm);
 int MPI_Comm_free(MPI_Comm* comm);
 int MPI_Comm_compare(MPI_Comm comm1, MPI_Comm comm2, int* result);
 int MPI_Comm_group(MPI_Comm comm, MPI_Group* group);

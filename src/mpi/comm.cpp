@@ -95,6 +95,15 @@ CreationTicket CommTable::arrive(CommId parent, int32_t parent_local, const Crea
   return t;
 }
 
+const Comm& CommTable::adopt(CommId id, const Group& group) {
+  if (const Comm* live = find(id)) return *live;
+  Comm& c = comms_[id];
+  c.id_ = id;
+  c.context_pair_ = acquire_context_pair();
+  c.group_ = group;
+  return c;
+}
+
 uint32_t CommTable::creations_completed(CommId parent) const {
   return at(parent, "creation query").creations_completed_;
 }

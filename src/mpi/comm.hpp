@@ -21,6 +21,10 @@
 // as tag k (mod 2^31), so every member's k-th collective matches the others' k-th on the
 // collective context.
 //
+// Creation among a group only (MPI_Comm_create_group, where the parent's other members do not
+// call): adopt(id, group) makes communicator `id` over `group` at its first member's call and
+// returns it when it exists already; the front-end picks the id and charges the agreement.
+//
 // Freeing is collective too: free(comm, local) records one member; the communicator (its id and
 // contexts) is released when its last member frees it. MPI_COMM_WORLD cannot be freed.
 //
@@ -103,6 +107,8 @@ class CommTable {
   // Member `parent_local` of `parent` calls a communicator creation (see the header comment).
   CreationTicket arrive(CommId parent, int32_t parent_local, const CreationArgs& args);
   uint32_t creations_completed(CommId parent) const;
+  // Communicator `id` over `group`, made now unless it is live (see the header comment).
+  const Comm& adopt(CommId id, const Group& group);
   bool creation_complete(CommId parent, uint32_t k) const { return k < creations_completed(parent); }
 
   // Member `local` of `comm` calls MPI_Comm_free; returns true when that released the communicator.

@@ -62,7 +62,7 @@ std::string OnlineProgram::describe_comm(MPI_Comm c) const {
 }
 
 MPI_Comm OnlineProgram::comm_create(MPI_Comm parent, mpi::CreationKind kind, int color, int key,
-                                    std::span<const int32_t> group, const char* call) {
+                                    std::span<const int32_t> group, const char* call, MPI_Request* request) {
   const CommRef p = comm(parent, call);
   if (!p.comm) mpi_fatal(call, "creating communicators from MPI_COMM_SELF is not supported by simfab");
   if (kind == mpi::CreationKind::kSplit && color < 0 && color != MPI_UNDEFINED)
@@ -92,27 +92,65 @@ MPI_Comm OnlineProgram::comm_create(MPI_Comm parent, mpi::CreationKind kind, int
       mpi_fatal(call, e.detail());
     }
     if (ticket.completed) recheck_blocked();
-    // Its cost: the collective the MPI libraries run to agree on the new communicator.
-    frag_.clear();
     const TiKind tk = kind == mpi::CreationKind::kDup     ? TiKind::kCommDup
                       : kind == mpi::CreationKind::kSplit ? TiKind::kCommSplit
                                                           : TiKind::kCommCreate;
-    build_creation_fragment(frag_, tk, p.rank, p.size);
-    const int32_t tag = comms_.next_collective_tag(pid, p.rank);
-    i = new_request(Request::Kind::kColl);
-    requests_[i].coll_args.call = call;
-    R.colls.push_back(i);
-    requests_[i].run = runner_.start(*ex_, frag_, current_, tag, p.coll_context, R.now,
-                                     pid == mpi::kCommWorld ? nullptr : &p.comm->group());
+    i = start_creation_cost(p, pid, tk, call);
   });
-  block([this, i, pid, k] { return requests_[i].complete && comms_.creation_complete(pid, k); },
-        std::string(call) + " on " + describe_comm(parent));
-  advance_to(requests_[i].done);
-  MPI_Request h = static_cast<MPI_Request>(i + 1);
-  consume(&h, MPI_STATUS_IGNORE);
+  if (request != nullptr) {  // MPI_Comm_idup: the agreement (over every member) completes the request
+    *request = static_cast<MPI_Request>(i + 1);
+    return handle_of(new_id);
+  }
+  finish_creation(i, [this, pid, k] { return comms_.creation_complete(pid, k); }, std::string(call) + " on " + describe_comm(parent));
   return new_id == mpi::kCommNull || !comms_.find(new_id) || !comms_.find(new_id)->group().contains(current_)
              ? MPI_COMM_NULL
              : handle_of(new_id);
+}
+
+uint32_t OnlineProgram::start_creation_cost(const CommRef& over, mpi::CommId over_id, TiKind kind, const char* call) {
+  // Its cost: the collective the MPI libraries run to agree on the new communicator.
+  frag_.clear();
+  build_creation_fragment(frag_, kind, over.rank, over.size);
+  const int32_t tag = comms_.next_collective_tag(over_id, over.rank);
+  const uint32_t i = new_request(Request::Kind::kColl);
+  requests_[i].coll_args.call = call;
+  rank().colls.push_back(i);
+  requests_[i].run = runner_.start(*ex_, frag_, current_, tag, over.coll_context, rank().now,
+                                   over_id == mpi::kCommWorld ? nullptr : &over.comm->group());
+  return i;
+}
+
+void OnlineProgram::finish_creation(uint32_t i, std::function<bool()> created, std::string blocked_in) {
+  block([this, i, created = std::move(created)] { return requests_[i].complete && created(); }, std::move(blocked_in));
+  advance_to(requests_[i].done);
+  MPI_Request h = static_cast<MPI_Request>(i + 1);
+  consume(&h, MPI_STATUS_IGNORE);
+}
+
+MPI_Comm OnlineProgram::comm_create_group(MPI_Comm parent, const mpi::Group& group, int tag, const char* call) {
+  const CommRef p = comm(parent, call);
+  if (tag < 0 || tag > kTagUpperBound) mpi_fatal(call, "tag " + std::to_string(tag) + " is not in 0..MPI_TAG_UB");
+  if (!group.contains(current_))
+    mpi_fatal(call, "the calling process is not in the group (only the group's members call MPI_Comm_create_group)");
+  std::vector<int32_t> members;
+  for (int32_t m = 0; m < group.size(); ++m) {
+    if (p.local(group.world_rank(m)) == mpi::kUndefined)
+      mpi_fatal(call, "the group holds a process that is not in the communicator");
+    members.push_back(group.world_rank(m));
+  }
+  const mpi::CommId pid = p.comm ? p.comm->id() : -2 - current_;  // MPI_COMM_SELF: one per rank
+  // The members' n-th call with one (parent, tag, group) makes one communicator.
+  const uint32_t n = group_creation_calls_[std::make_tuple(current_, pid, tag, members)]++;
+  auto [it, fresh] = group_creation_ids_.emplace(std::make_tuple(pid, tag, std::move(members), n), next_comm_id_);
+  if (fresh) ++next_comm_id_;
+  const mpi::CommId id = it->second;
+  uint32_t i = 0;
+  on_kernel_stack([&] {
+    comms_.adopt(id, group);
+    i = start_creation_cost(comm(handle_of(id), call), id, TiKind::kCommCreate, call);
+  });
+  finish_creation(i, [] { return true; }, std::string(call) + " on " + describe_comm(parent));
+  return handle_of(id);
 }
 
 void OnlineProgram::comm_free(MPI_Comm* c, const char* call) {

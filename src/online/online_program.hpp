@@ -50,6 +50,7 @@
 #include "mpi/executor.hpp"
 #include "energy/greedy_lb.hpp"
 #include "mpi/program.hpp"
+#include "replay/ti_program.hpp"
 #include "online/coll_data.hpp"
 #include "online/fiber.hpp"
 #include "online/fortran/fortran_support.hpp"
@@ -166,8 +167,15 @@ class OnlineProgram final : public Program, private EventHandler {
     int32_t local(RankId world) const;
   };
   CommRef comm(MPI_Comm c, const char* call) const;
+  // With `request` (MPI_Comm_idup): returns the new communicator's handle at once, usable once the
+  // request completes (its agreement collective needs every member, so completion implies that
+  // every member has called).
   MPI_Comm comm_create(MPI_Comm parent, mpi::CreationKind kind, int color, int key, std::span<const int32_t> group,
-                       const char* call);
+                       const char* call, MPI_Request* request = nullptr);
+  // MPI_Comm_create_group: collective over the group's members only; their n-th call with one
+  // (parent, tag, group) makes one communicator (CommTable::adopt), costing a creation's agreement
+  // among them.
+  MPI_Comm comm_create_group(MPI_Comm parent, const mpi::Group& group, int tag, const char* call);
   void comm_free(MPI_Comm* c, const char* call);
   int comm_compare(MPI_Comm a, MPI_Comm b, const char* call) const;
   MPI_Group group_of(MPI_Comm c, const char* call);
@@ -324,6 +332,10 @@ class OnlineProgram final : public Program, private EventHandler {
   const Rank& rank() const { return ranks_[static_cast<size_t>(current_)]; }
   // Blocks the running rank until `until()` holds (checked after each of its events).
   void block(std::function<bool()> until, std::string what);
+  // A communicator creation's cost: the agreement collective over `over`, started as the caller's
+  // collective request (index returned); finish_creation waits for it and for `created`.
+  uint32_t start_creation_cost(const CommRef& over, mpi::CommId over_id, TiKind kind, const char* call);
+  void finish_creation(uint32_t request, std::function<bool()> created, std::string blocked_in);
   void poke(RankId r, SimTime t);  // re-checks r's wake condition after an event at t
   // A calc op of `duration` on the running rank, waited for; flags op_flag::kDelay: a sleep.
   void charge(SimTime duration, uint8_t flags = 0);
@@ -389,6 +401,9 @@ class OnlineProgram final : public Program, private EventHandler {
   coll::FragmentRunner runner_;
   mpi::CommTable comms_;
   std::map<std::tuple<mpi::CommId, uint32_t, int>, mpi::CommId> creation_ids_;  // (parent, k, colour)
+  // MPI_Comm_create_group: calls so far by (rank, parent, tag, group), ids by (parent, tag, group, n).
+  std::map<std::tuple<RankId, mpi::CommId, int, std::vector<int32_t>>, uint32_t> group_creation_calls_;
+  std::map<std::tuple<mpi::CommId, int, std::vector<int32_t>, uint32_t>, mpi::CommId> group_creation_ids_;
   mpi::CommId next_comm_id_ = 1;
   std::vector<std::unique_ptr<mpi::Group>> groups_;  // MPI_Group handle - 2
   std::map<MPI_Comm, Cart> carts_;

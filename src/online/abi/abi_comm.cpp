@@ -115,6 +115,22 @@ int MPI_Comm_create(MPI_Comm comm, MPI_Group group, MPI_Comm* newcomm) {
   return MPI_SUCCESS;
 }
 
+int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  Call c("MPI_Comm_idup");
+  require_ptr(newcomm, "newcomm", c.name());
+  require_ptr(request, "request", c.name());
+  *newcomm = c->comm_create(comm, mpi::CreationKind::kDup, 0, 0, {}, c.name(), request);
+  AttributeStore::instance().copied(c->me(), AttrKind::kComm, comm, *newcomm, c.name());
+  return MPI_SUCCESS;
+}
+
+int MPI_Comm_create_group(MPI_Comm comm, MPI_Group group, int tag, MPI_Comm* newcomm) {
+  Call c("MPI_Comm_create_group");
+  require_ptr(newcomm, "newcomm", c.name());
+  *newcomm = c->comm_create_group(comm, c->group(group, c.name()), tag, c.name());
+  return MPI_SUCCESS;
+}
+
 int MPI_Comm_free(MPI_Comm* comm) {
   Call c("MPI_Comm_free");
   require_ptr(comm, "comm", c.name());

@@ -14,6 +14,10 @@
     offsets, a strided view, file pointers, _all and _ordered forms, error codes, delete), no file
     left behind, and one 1 MB write costs io/latency + bytes / io/write-bandwidth (1050 us by
     default, 101 ms with 1 ms and 80 Mb/s); Open MPI prints the same lines;
+  - comms_more.c at 1, 2, 5 and 8 ranks: MPI_Comm_create_group (called by the group's members
+    only), MPI_Comm_idup (other traffic before the wait), MPI_Mprobe/MPI_Improbe/MPI_Mrecv (the
+    matched message is taken by no other receive; MPI_MESSAGE_NO_PROC); Open MPI prints the same
+    lines;
   - coverage against SimGrid 3.32: every function SMPI's smpi.h declares outside its "not yet
     implemented" block is declared by simfab's mpi.h, except those listed in
     missing_vs_smpi.txt (the list shrinks as functions land: a listed function that simfab now
@@ -77,6 +81,25 @@ if check("simfab-cc builds rma_more.c", r.returncode == 0, r.stderr):
         wrong = [l for l in lines if not l.endswith(": OK") and l != "rma_more: all OK"]
         check(f"rma_more -np {np}: {len(lines) - 1} features OK", r.returncode == 0 and not wrong and
               "rma_more: all OK" in lines and len(lines) == 5, wrong or r.stderr[-2000:])
+
+# ---- MPI-3 communicator creation and matched probes -------------------------------------------
+prog = os.path.join(TMP, "comms_more")
+r = sh([os.path.join(BUILD, "simfab-cc"), "-Wall", "-Werror", "-o", prog, os.path.join(HERE, "comms_more.c")])
+comms_lines = None
+if check("simfab-cc builds comms_more.c", r.returncode == 0, r.stderr):
+    for np in [1, 2, 5, 8]:
+        r = sh([os.path.join(BUILD, "simfab"), "exec", "-np", str(np), "--quiet", prog])
+        lines = r.stdout.splitlines()
+        wrong = [l for l in lines if not l.endswith(": OK") and l != "comms_more: all OK"]
+        check(f"comms_more -np {np}: {len(lines) - 1} features OK", r.returncode == 0 and not wrong and
+              "comms_more: all OK" in lines and len(lines) == 5, wrong or r.stderr[-2000:])
+        comms_lines = lines
+if shutil.which("mpicc") and shutil.which("mpirun") and comms_lines:
+    real = os.path.join(TMP, "comms_real")
+    r = sh(["mpicc", "-o", real, os.path.join(HERE, "comms_more.c")])
+    r = r if r.returncode else sh(["mpirun", "--allow-run-as-root", "--oversubscribe", "-np", "5", real])
+    check("comms_more on Open MPI prints the same lines", r.returncode == 0 and r.stdout.splitlines() == comms_lines,
+          (r.stdout, r.stderr[-1000:]))
 
 # ---- MPI-IO ------------------------------------------------------------------------------------
 prog = os.path.join(TMP, "mpiio")

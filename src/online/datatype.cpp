@@ -3,17 +3,19 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <memory>
 #include <string>
 
 #include "online/handle_table.hpp"
 #include "online/mpi_fatal.hpp"
+#include "online/typemap_pool.hpp"
 
 namespace simfab::online {
 
 namespace {
 
 struct TypeRecord {
-  Typemap map;
+  std::shared_ptr<const Typemap> map;  // interned: ranks that build the same layout share it
   std::string name;   // MPI_Type_set_name's, or the predefined name
   std::string label;  // for messages: the name or "derived datatype 1025"
   bool committed = false;
@@ -28,7 +30,7 @@ PredefinedRecords& predefined() {
     PredefinedRecords r;
     for (MPI_Datatype t = 1; t <= kLastPredefinedType; ++t) {
       const BasicType& b = *basic_type(t);
-      r[static_cast<size_t>(t - 1)] = {typemap_predefined(b), b.name, b.name, true, false, 0};
+      r[static_cast<size_t>(t - 1)] = {intern(typemap_predefined(b)), b.name, b.name, true, false, 0};
     }
     return r;
   }();
@@ -66,25 +68,25 @@ void erase_if_unused(MPI_Datatype t, const TypeRecord& r) {
 }  // namespace
 
 int64_t type_size(MPI_Datatype t, const char* call) {
-  return lookup(t, call, TypeUse::kCommunicate).map.size;
+  return lookup(t, call, TypeUse::kCommunicate).map->size;
 }
 
 int64_t type_extent(MPI_Datatype t, const char* call) {
-  return lookup(t, call, TypeUse::kCommunicate).map.extent();
+  return lookup(t, call, TypeUse::kCommunicate).map->extent();
 }
 
 void pack(const void* buf, int64_t count, MPI_Datatype t, void* out) {
-  typemap_pack(lookup(t, "pack", TypeUse::kCommunicate).map, static_cast<const std::byte*>(buf),
+  typemap_pack(*lookup(t, "pack", TypeUse::kCommunicate).map, static_cast<const std::byte*>(buf),
                count, static_cast<std::byte*>(out));
 }
 
 void unpack(const void* in, int64_t count, MPI_Datatype t, void* buf) {
-  typemap_unpack(lookup(t, "unpack", TypeUse::kCommunicate).map, static_cast<const std::byte*>(in),
+  typemap_unpack(*lookup(t, "unpack", TypeUse::kCommunicate).map, static_cast<const std::byte*>(in),
                  count, static_cast<std::byte*>(buf));
 }
 
 bool is_contiguous(MPI_Datatype t) {
-  return lookup(t, "is_contiguous", TypeUse::kCommunicate).map.contiguous();
+  return lookup(t, "is_contiguous", TypeUse::kCommunicate).map->contiguous();
 }
 
 const char* type_name(MPI_Datatype t) {
@@ -108,11 +110,11 @@ void type_release(MPI_Datatype t) {
 }
 
 const Typemap& type_layout(MPI_Datatype t, const char* call, TypeUse use) {
-  return lookup(t, call, use).map;
+  return *lookup(t, call, use).map;
 }
 
 MPI_Datatype type_register(Typemap map, bool committed) {
-  const MPI_Datatype t = derived().insert({std::move(map), {}, {}, committed, false, 0});
+  const MPI_Datatype t = derived().insert({intern(std::move(map)), {}, {}, committed, false, 0});
   derived().find(t)->label = "derived datatype " + std::to_string(t);
   return t;
 }

@@ -119,6 +119,21 @@ TEST(OnlineDatatype, VectorOfTheStandard) {
   EXPECT_EQ(back, (std::vector<double>{10, 11, 12, -1, 14, 15, 16}));
 }
 
+// Equal layouts are held once (TypemapPool): what each rank of a run builds alike costs one copy.
+TEST(OnlineDatatype, EqualLayoutsShareOneTypemap) {
+  const MPI_Datatype a = committed(type_vector(256, 1, 18, MPI_DOUBLE, "test"));
+  const MPI_Datatype b = committed(type_vector(256, 1, 18, MPI_DOUBLE, "test"));
+  const MPI_Datatype c = committed(type_vector(256, 1, 19, MPI_DOUBLE, "test"));
+  EXPECT_NE(a, b);
+  EXPECT_EQ(&type_layout(a, "test"), &type_layout(b, "test"));
+  EXPECT_NE(&type_layout(a, "test"), &type_layout(c, "test"));
+  type_free(a, "test");
+  EXPECT_EQ(type_layout(b, "test").blocks.size(), 256u);  // b keeps the shared layout alive
+  EXPECT_EQ(type_size(b, "test"), 256 * 8);
+  type_free(b, "test");
+  type_free(c, "test");
+}
+
 TEST(OnlineDatatype, ContiguousAndHvector) {
   const MPI_Datatype c = committed(type_contiguous(5, MPI_INT, "test"));
   EXPECT_EQ(type_size(c, "t"), 20);

@@ -142,8 +142,17 @@ void CopyLinker::open_needed() {
 uint64_t CopyLinker::lookup(const ElfDynamic::Symbol& sym, bool* based) const {
   *based = false;
   if (sym.defined && elf_.symbolic) return *based = true, sym.value;
-  void* found = sym.version.empty() ? nullptr : ::dlvsym(RTLD_DEFAULT, sym.name.c_str(), sym.version.c_str());
-  if (found == nullptr) found = ::dlsym(RTLD_DEFAULT, sym.name.c_str());
+  void* found = ::dlsym(RTLD_DEFAULT, sym.name.c_str());  // the first definition in search order
+  if (found != nullptr && !sym.version.empty()) {
+    // A versioned reference takes the version it names from the library that has several (an
+    // old memcpy@GLIBC_2.2.5), but an interposer earlier in the search order (the executable,
+    // a sanitizer's operator new) still wins, as with the dynamic linker.
+    void* versioned = ::dlvsym(RTLD_DEFAULT, sym.name.c_str(), sym.version.c_str());
+    Dl_info a{}, b{};
+    if (versioned != nullptr && versioned != found && ::dladdr(found, &a) != 0 && ::dladdr(versioned, &b) != 0 &&
+        a.dli_fbase == b.dli_fbase)
+      found = versioned;
+  }
   if (found != nullptr) return reinterpret_cast<uint64_t>(found);
   if (sym.defined) return *based = true, sym.value;
   for (void* handle : needed_)

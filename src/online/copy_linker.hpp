@@ -22,9 +22,11 @@
 // functions, is skipped), then each referenced symbol is looked up as the dynamic linker would for
 // an RTLD_LOCAL object: its own definition first if it was linked -Bsymbolic (DT_SYMBOLIC, as
 // simfab-cc does), then the global scope (the simfab executable, which defines MPI_*, and its
-// libraries; dlvsym with the version the reference requires), then its own definition, then its
-// needed libraries. The result is a list of fixups (offset, value, whether the value is relative
-// to the copy's base), so each further copy is: one write per relocation, its initialisers, and
+// libraries), then its own definition, then its needed libraries. A versioned reference takes the
+// version it names when the first definition's library has several (an old memcpy@GLIBC_2.2.5);
+// an interposer earlier in the search order (a sanitizer's operator new) still comes first. The
+// result is a list of fixups (offset, value, whether the value is relative to the copy's base),
+// so each further copy is: one write per relocation, its initialisers, and
 // the registration of its unwind tables (__register_frame: C++ exceptions, and simfab's errors
 // raised inside MPI calls, unwind through the program's frames). Loading a copy is O(relocations),
 // not O(copies) as the dynamic linker's list of loaded objects makes a dlopen.

@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "core/error.hpp"
+#include "online/asan_unpoison.hpp"
 
 extern "C" void __register_frame(void* begin);    // libgcc: unwind tables of code it did not load
 extern "C" void __deregister_frame(void* begin);  // NOLINT(bugprone-reserved-identifier)
@@ -207,6 +208,7 @@ uintptr_t CopyLinker::load(size_t index, int argc, char** argv) {
     if (at == MAP_FAILED)
       fail(path_, "cannot map copies " + std::to_string(first) + ".." + std::to_string(first + n - 1) +
                       " of the program: " + std::strerror(errno));
+    unpoison_mapping(at, n * elf_.span);
     group_mapped_[group] = true;
   }
   const uintptr_t base = base_of(index);

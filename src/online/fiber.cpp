@@ -10,6 +10,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "online/asan_unpoison.hpp"
 
 #if defined(__SANITIZE_ADDRESS__)
 #define SIMFAB_ASAN_FIBERS 1
@@ -124,6 +125,7 @@ StackPool::StackPool(size_t count, size_t stack_bytes) : count_(count) {
     throw InputError(SourceLoc{}, "cannot map the stacks of " + std::to_string(count_) + " ranks (" +
                                       std::to_string(count_ * stack_bytes_) + " bytes): " + std::strerror(errno) +
                                       "; lower --cfg online/stack-size");
+  unpoison_mapping(map, count_ * stack_bytes_);
   mapping_ = map;
 }
 

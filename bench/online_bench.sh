@@ -149,11 +149,13 @@ measure "$tmp/pp" "$build/simfab" exec -np 2 --cfg online/compute=declared --qui
 read -r pp_wall pp_rss < "$tmp/pp.time"
 echo
 python3 -c "print('MPI call overhead: %.2f us of wall time per simulated message (%d messages in %.2f s, 8 B ping-pong, declared compute)' % ($pp_wall / (2 * $rounds) * 1e6, 2 * $rounds, $pp_wall))"
-for n in 4096 65536; do
+for n in 4096 65536; do  # RSS and wall time from GNU time; PSS sampled (0.25 s) in a second run
+  measure "$tmp/idle" "$build/simfab" exec -np $n --cfg online/compute=declared --quiet "$tmp/pp" 0
+  read -r idle_wall idle_rss < "$tmp/idle.time"
   python3 "$root/bench/peak_memory.py" "$tmp/idle.mem" --timeout "$timeout" -- \
-    "$build/simfab" exec -np $n --cfg online/compute=declared --quiet "$tmp/pp" 0
-  read -r idle_wall idle_rss idle_pss < "$tmp/idle.mem"
-  python3 -c "print('ranks per GiB at $n ranks of a program that only calls MPI_Init/MPI_Finalize: %.0f by PSS (%.0f MiB), %.0f by RSS (%.0f MiB); %.2f s, %.1f us of start-up per rank' % ($n / ($idle_pss / 1048576), $idle_pss / 1024, $n / ($idle_rss / 1048576), $idle_rss / 1024, $idle_wall, $idle_wall / $n * 1e6))"
+    "$build/simfab" exec -np $n --cfg online/compute=declared --quiet "$tmp/pp" 0 > /dev/null
+  read -r _ _ idle_pss < "$tmp/idle.mem"
+  python3 -c "print('$n ranks of a program that only calls MPI_Init/MPI_Finalize: %.2f s, %.1f us of start-up per rank; peak RSS %.0f MiB (%.0f ranks per GiB), sampled PSS %.0f MiB (%.0f ranks per GiB)' % ($idle_wall, $idle_wall / $n * 1e6, $idle_rss / 1024, $n / ($idle_rss / 1048576), $idle_pss / 1024, $n / max($idle_pss / 1048576, 1e-9)))"
 done
 measure "$tmp/big" "$build/simfab" exec -np 65536 --cfg online/compute=declared --quiet "$tmp/app_simfab" 1000 $iters
 read -r big_wall big_rss < "$tmp/big.time"

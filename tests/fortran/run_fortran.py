@@ -13,6 +13,9 @@ them with `simfab exec`:
     indices, MPI_STATUS(ES)_IGNORE, MPI_IN_PLACE, LOGICAL flags, CHARACTER in and out,
     MPI_2DOUBLE_PRECISION + MPI_MAXLOC, a Fortran user operation, a vector type, split, attributes,
     info, a C routine taking a Fortran handle, SAVE and COMMON private per rank);
+  - attrs.f90: keyvals with Fortran copy and delete callbacks, the predefined MPI_COMM_DUP_FN,
+    MPI_*_NULL_COPY_FN and MPI_*_NULL_DELETE_FN, a datatype attribute, MPI-1's MPI_KEYVAL_CREATE,
+    MPI_ATTR_PUT and MPI_ATTR_GET;
   - with Open MPI's mpif90/mpif77/mpicc and mpirun on this machine, the same sources built for the
     real MPI print the same lines (timings and floating-point residuals left out: their reduction
     order is the library's);
@@ -80,10 +83,11 @@ programs = {
     "ft": build(fc, ["ft.f90"], "ft"),
     "lu": build(f77, ["lu.f"], "lu"),
     "features": build(fc, ["features.f90"], "features", [mixed]),
+    "attrs": build(fc, ["attrs.f90"], "attrs"),
     "stop": build(fc, ["stop.f90"], "stop"),
     "missing": build(f77, ["missing.f"], "missing", ["-Wl,--unresolved-symbols=ignore-all"]),
 }
-ARGS = {"cg": ["-n", "600", "-i", "1000"], "ft": ["24"], "lu": ["48", "40", "8"], "features": []}
+ARGS = {"cg": ["-n", "600", "-i", "1000"], "ft": ["24"], "lu": ["48", "40", "8"], "features": [], "attrs": []}
 NPS = {"cg": [4] if QUICK else [1, 3, 4], "ft": [4] if QUICK else [1, 2, 4], "lu": [4] if QUICK else [2, 3, 4],
        "features": [4] if QUICK else [2, 4]}
 MODELS = ["loggops"] if QUICK else ["loggops", "flow", "smpi"]
@@ -129,6 +133,15 @@ if programs["features"]:
           "[1,0]<stdout>:waitany index in 1..3: T  tag = index: T" in r.stdout.splitlines() and
           "[1,1]<stdout>:split: rank 1 is 1 of \"half 1\" (6 chars)" in r.stdout.splitlines(), r.stdout)
 
+if programs["attrs"]:
+    for np in [3] if QUICK else [1, 3]:
+        r = exec_run(np, programs["attrs"])
+        outputs[("attrs", np)] = r.stdout
+        lines = r.stdout.splitlines()
+        check(f"attrs -np {np}: Fortran keyval callbacks, predefined MPI_*_FN, type attributes, MPI-1 forms",
+              r.returncode == 0 and len(lines) == 5 and all(l.endswith(": T") for l in lines[:4]) and
+              lines[4] == "attrs: done", r.stdout + r.stderr[-1500:])
+
 # ---- determinism ------------------------------------------------------------------------------
 if programs["lu"]:
     docs = []
@@ -166,8 +179,9 @@ if not QUICK and all(shutil.which(t) for t in ("mpif90", "mpif77", "mpicc", "mpi
     relaxed = ["-fallow-argument-mismatch", "-w"]
     real = {"cg": build("mpif90", ["cg.f90"], "cg_real", relaxed), "ft": build("mpif90", ["ft.f90"], "ft_real", relaxed),
             "lu": build("mpif77", ["lu.f"], "lu_real", relaxed),
-            "features": build("mpif90", ["features.f90"], "features_real", relaxed + [real_mixed])}
-    for name, np in [("cg", 4), ("ft", 4), ("lu", 4), ("features", 4)]:
+            "features": build("mpif90", ["features.f90"], "features_real", relaxed + [real_mixed]),
+            "attrs": build("mpif90", ["attrs.f90"], "attrs_real", relaxed)}
+    for name, np in [("cg", 4), ("ft", 4), ("lu", 4), ("features", 4), ("attrs", 3)]:
         if not real[name] or (name, np) not in outputs:
             continue
         r = sh(MPIRUN + ["-np", str(np), real[name], *ARGS[name]])

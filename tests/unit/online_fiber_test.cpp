@@ -4,7 +4,6 @@
 
 #include <csignal>
 #include <cstdlib>
-#include <fstream>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -170,13 +169,7 @@ TEST(OnlineFiber, TenThousandFibersAliveAtOnce) {
 // Pooled stacks: 20,000 fibers in one mapping, each with its own stack.
 TEST(OnlineFiber, PooledFibersShareOneMapping) {
   constexpr int kFibers = 20000;
-  const auto maps = [] {
-    std::ifstream in("/proc/self/maps");
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-  };
-  const size_t before = maps();
+  const size_t before = mappings_in_use();
   StackPool pool(kFibers, 16 * 1024);
   std::vector<int> count(kFibers, 0);
   std::vector<std::unique_ptr<Fiber>> fibers;
@@ -189,7 +182,7 @@ TEST(OnlineFiber, PooledFibersShareOneMapping) {
       count[static_cast<size_t>(i)] += frame[0] + 10;
     }, "rank " + std::to_string(i)));
   for (auto& f : fibers) EXPECT_FALSE(f->resume());
-  EXPECT_LE(maps(), before + 4);
+  EXPECT_LE(mappings_in_use(), before + 4);
   for (auto& f : fibers) EXPECT_TRUE(f->resume());
   for (int i = 0; i < kFibers; ++i) ASSERT_EQ(count[static_cast<size_t>(i)], i % 7 + 10);
 }

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "online/memory_maps.hpp"
 #include "online/program_image.hpp"
 
 namespace simfab::online {
@@ -188,13 +189,7 @@ TEST_P(OnlineProgramImage, SimfabCcBuildsALoadableSharedObject) {
 // about 1000 / K mappings for 1000 copies (the dynamic linker: 5 per copy).
 TEST_P(OnlineProgramImage, GroupedCopiesStayPrivateInFewMappings) {
   const std::string path = build("counter.so", kCounterProgram, "-shared -fPIC");
-  const auto maps = [] {
-    std::ifstream in("/proc/self/maps");
-    size_t n = 0;
-    for (std::string line; std::getline(in, line);) ++n;
-    return n;
-  };
-  const size_t before = maps();
+  const size_t before = mappings_in_use();
   auto image = open(path, 1000, 7);
   char name[] = "app";
   char* argv[] = {name, nullptr};
@@ -204,7 +199,7 @@ TEST_P(OnlineProgramImage, GroupedCopiesStayPrivateInFewMappings) {
   EXPECT_EQ(mains[0](1, argv), 2);
   EXPECT_EQ(mains[1](1, argv), 1);  // copy 1 shares copy 0's mapping and memfd pages, not its globals
   EXPECT_EQ(mains[7](1, argv), 1);  // copy 7 maps the same memfd pages as copy 0
-  const size_t added = maps() - std::min(maps(), before);
+  const size_t added = mappings_in_use() - std::min(mappings_in_use(), before);
   if (GetParam() == Loader::kDlopen) {
     EXPECT_GE(added, 4000u);
   } else {

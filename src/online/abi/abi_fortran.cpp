@@ -4,11 +4,13 @@
 // __wrap__gfortran_* so that they end the rank, not the simulator (as __wrap_exit for C).
 #include <simfab/mpi.h>
 
+#include <cstdint>
 #include <cstdio>
 #include <cstring>
 #include <string>
 
 #include "online/abi/abi_call.hpp"
+#include "online/attributes.hpp"
 #include "online/fortran/fortran_support.hpp"
 
 using simfab::online::Call;
@@ -17,12 +19,19 @@ using simfab::online::f_set;
 namespace {
 
 // MPI_COMM_GET_ATTR's ATTRIBUTE_VAL is the value itself (INTEGER(KIND=MPI_ADDRESS_KIND));
-// MPI_ATTR_GET's an INTEGER. simfab's predefined attributes are C ints.
+// MPI_ATTR_GET's an INTEGER. simfab's predefined attributes (MPI_TAG_UB, ...) are C ints the C
+// call points to; a user keyval's value is the integer Fortran stored (abi_fortran_attrs.cpp).
 template <class T>
 void get_attr(MPI_Comm* comm, int* keyval, T* value, int* flag, int* ierr) {
   void* p = nullptr;
   const int rc = MPI_Comm_get_attr(*comm, *keyval, &p, flag);
-  if (rc == MPI_SUCCESS && *flag && p) *value = static_cast<T>(*static_cast<int*>(p));
+  if (rc == MPI_SUCCESS && *flag) {
+    if (*keyval < simfab::online::AttributeStore::kFirstKeyval) {
+      if (p) *value = static_cast<T>(*static_cast<int*>(p));
+    } else {
+      *value = static_cast<T>(reinterpret_cast<intptr_t>(p));
+    }
+  }
   f_set(ierr, rc);
 }
 

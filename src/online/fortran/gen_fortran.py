@@ -19,9 +19,9 @@ import re
 import sys
 
 HAND_WRITTEN = {
-    # C callbacks: the Fortran forms pass every argument by reference (not bound yet)
+    # Fortran callbacks and integer values (src/online/abi/abi_fortran_attrs.cpp)
     "MPI_Comm_create_keyval", "MPI_Type_create_keyval", "MPI_Win_create_keyval", "MPI_Keyval_create",
-    "MPI_Comm_set_attr", "MPI_Type_set_attr", "MPI_Win_set_attr", "MPI_Attr_put",  # the value itself
+    "MPI_Comm_set_attr", "MPI_Type_set_attr", "MPI_Win_set_attr", "MPI_Attr_put",
     "MPI_Type_get_attr", "MPI_Win_get_attr",
     "MPI_Grequest_start",  # Fortran's callbacks take every argument by reference (not bound yet)
     "MPI_Init", "MPI_Init_thread", "MPI_Pcontrol",  # no argc/argv; Pcontrol has no IERROR
@@ -29,6 +29,10 @@ HAND_WRITTEN = {
     "MPI_Buffer_detach",                              # the buffer's address is not returned
     "simfab_shared_malloc", "simfab_shared_free", "simfab_sample_begin", "simfab_sample_end",
 }
+# The predefined attribute callbacks: Fortran subroutines (src/online/abi/abi_fortran_attrs.cpp)
+# that programs pass to MPI_*_CREATE_KEYVAL, so mpif.h declares them EXTERNAL.
+CALLBACKS = [f"MPI_{kind}{fn}" for kind in ("COMM_", "TYPE_", "WIN_", "")
+             for fn in ("NULL_COPY_FN", "DUP_FN", "NULL_DELETE_FN")]
 # C functions that are Fortran functions (not subroutines with IERROR): their Fortran type.
 FUNCTIONS = {
     "MPI_Wtime": "DOUBLE PRECISION", "MPI_Wtick": "DOUBLE PRECISION",
@@ -166,6 +170,9 @@ def mpif(text, functions):
         if name in functions:
             out.append(fixed(f"      {kind} {name.upper()}"))
             out.append(fixed(f"      EXTERNAL {name.upper()}"))
+    out.append("! The predefined attribute callbacks (subroutines).")
+    for name in CALLBACKS:
+        out.append(fixed(f"      EXTERNAL {name}"))
     return "\n".join(out) + "\n"
 
 

@@ -22,6 +22,11 @@ void run_of(RankId v, int m, int size, RankId root, Bytes bytes, BlockNaming nam
   for (RankId u = v; u < v + m; ++u)
     out.ids.push_back(static_cast<uint32_t>(naming == BlockNaming::kRanks ? rank_of_vrank(u, root, size) : u));
   const auto p = static_cast<uint32_t>(size);
+  if (naming == BlockNaming::kCeilChunks) {
+    const Bytes chunk = (bytes + p - 1) / p, begin = chunk * v, end = std::min<Bytes>(bytes, chunk * (v + m));
+    out.bytes = std::max<Bytes>(0, end - begin);
+    return;
+  }
   out.bytes = naming == BlockNaming::kRanks
                   ? bytes * static_cast<Bytes>(m)
                   : share_offset(bytes, p, static_cast<uint32_t>(v + m - 1)) + share(bytes, p, static_cast<uint32_t>(v + m - 1)) -
@@ -40,14 +45,16 @@ void binomial_blocks(Fragment& f, RankId rank, int size, RankId root, Bytes byte
   const bool gather = flow == BlockFlow::kGather;
   Run run;
   int64_t up = -1;  // the message to or from the parent
+  const bool skip_empty = naming == BlockNaming::kCeilChunks;
   if (node.parent >= 0 && !gather) {
     run_of(v, knomial_subtree(v, size, 2), size, root, bytes, naming, run);
-    up = f.recv(node.parent, run.bytes, run.ids);
+    if (run.bytes > 0 || !skip_empty) up = f.recv(node.parent, run.bytes, run.ids);
   }
   const uint32_t first_child = f.size();
   for (RankId c : node.children) {
     const RankId cv = vrank_of(c, root, size);
     run_of(cv, knomial_subtree(cv, size, 2), size, root, bytes, naming, run);
+    if (run.bytes == 0 && skip_empty) continue;
     const uint32_t op = gather ? f.recv(c, run.bytes, run.ids) : f.send(c, run.bytes, run.ids);
     if (up >= 0) f.require(op, static_cast<uint32_t>(up));
     if (blocking) up = op;  // each call waits for the previous one

@@ -23,7 +23,10 @@
 //
 // binomial_blocks is the shared in-order binomial scatter/gather of P runs; BlockNaming says how
 // vrank v's block is named and sized: kRanks, segment rank_of_vrank(v) of b bytes (this file);
-// kChunks, segment v of share(b, P, v) bytes (the chunks of scatter_allgather_bcast).
+// kChunks, segment v of share(b, P, v) bytes (the chunks of scatter_allgather_bcast);
+// kCeilChunks, segment v of MPICH's scatter_for_bcast: bytes [v c, min((v + 1) c, b)) with c =
+// ceil(b / P), so the last vranks may hold nothing, and a run of nothing is not sent at all (MPICH
+// skips the send and the receive).
 #pragma once
 
 #include "mpi/coll/fragment.hpp"
@@ -31,7 +34,7 @@
 namespace simfab::coll {
 
 enum class BlockFlow : uint8_t { kGather, kScatter };
-enum class BlockNaming : uint8_t { kRanks, kChunks };
+enum class BlockNaming : uint8_t { kRanks, kChunks, kCeilChunks };
 // The children's order and calls: kFarFirst, largest subtree first, each message waiting only for
 // its data (OpenMPI/MPICH above); kNearFirstBlocking, nearest child (smallest subtree) first, one
 // blocking Request::recv / Request::send after the other, as SimGrid 3.32's gather__ompi_binomial

@@ -19,6 +19,8 @@ them with `simfab exec`:
   - with Open MPI's mpif90/mpif77/mpicc and mpirun on this machine, the same sources built for the
     real MPI print the same lines (timings and floating-point residuals left out: their reduction
     order is the library's);
+  - cg.f90 built with SimGrid's smpif90 and run by smpirun (communication only) prints the time
+    `simfab exec` prints for it (6 digits), under SMPI's ompi and mpich collectives;
   - the predicted time is deterministic under declared compute (online/compute=declared): two
     runs of lu give byte-identical JSON;
   - STOP n / ERROR STOP n end the rank with status n (the run stops with it, STOP's message on
@@ -189,6 +191,28 @@ if not QUICK and all(shutil.which(t) for t in ("mpif90", "mpif77", "mpicc", "mpi
               comparable(r.stdout) == comparable(outputs[(name, np)]), (comparable(r.stdout), comparable(outputs[(name, np)])))
 else:
     print("skip  the comparison with Open MPI (--quick, or no mpif90/mpirun)")
+
+# ---- side by side with SimGrid's SMPI (smpif90), communication only -----------------------------
+if not QUICK and programs["cg"] and all(shutil.which(t) for t in ("smpif90", "smpirun")):
+    platform = os.path.join(SOURCE, "validation", "simgrid", "platforms", "cluster_backbone.xml")
+    hostfile = os.path.join(TMP, "hosts.txt")
+    with open(hostfile, "w") as f:
+        f.write("".join(f"node-{i}\n" for i in range(4)))
+    smpi_cg = os.path.join(TMP, "cg_smpi")
+    r = sh(["smpif90", "-O2", "-o", smpi_cg, os.path.join(HERE, "cg.f90")])
+    if check("smpif90 builds cg.f90", r.returncode == 0, r.stderr):
+        for selector in ["ompi", "mpich"]:
+            ours = sh([SIMFAB, "exec", "-np", "4", "--quiet", "--platform", platform, "--hostfile", hostfile, "--cfg",
+                       "network/model=smpi", "--cfg", "online/compute=declared", "--cfg", f"smpi/coll-selector={selector}",
+                       programs["cg"], "-n", "600", "-i", "1000"])
+            theirs = sh(["smpirun", "-np", "4", "-platform", platform, "-hostfile", hostfile,
+                         "--cfg=smpi/simulate-computation:no", f"--cfg=smpi/coll-selector:{selector}",
+                         "--log=root.thres:critical", smpi_cg, "-n", "600", "-i", "1000"])
+            times = [[l for l in x.stdout.splitlines() if l.startswith("cg: time")] for x in (ours, theirs)]
+            check(f"cg.f90 -np 4 ({selector} collectives): simfab exec prints SMPI's time", ours.returncode == 0 and
+                  theirs.returncode == 0 and times[0] and times[0] == times[1], (times, ours.stderr[-500:], theirs.stderr[-500:]))
+else:
+    print("skip  the comparison with SMPI (--quick, or no smpif90/smpirun)")
 
 shutil.rmtree(TMP, ignore_errors=True)
 golden_check.finish("run_fortran")

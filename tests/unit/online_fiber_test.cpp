@@ -182,7 +182,9 @@ TEST(OnlineFiber, PooledFibersShareOneMapping) {
       count[static_cast<size_t>(i)] += frame[0] + 10;
     }, "rank " + std::to_string(i)));
   for (auto& f : fibers) EXPECT_FALSE(f->resume());
-  EXPECT_LE(mappings_in_use(), before + 4);
+  // One mapping for all stacks (guarded stacks: 40,000), plus what the allocator maps for the
+  // Fiber objects (a few dozen under AddressSanitizer).
+  EXPECT_LE(mappings_in_use(), before + 64);
   for (auto& f : fibers) EXPECT_TRUE(f->resume());
   for (int i = 0; i < kFibers; ++i) ASSERT_EQ(count[static_cast<size_t>(i)], i % 7 + 10);
 }

@@ -203,7 +203,8 @@ TEST_P(OnlineProgramImage, GroupedCopiesStayPrivateInFewMappings) {
   if (GetParam() == Loader::kDlopen) {
     EXPECT_GE(added, 4000u);
   } else {
-    EXPECT_LE(added, 1000u / 7 + 10) << "mappings added for 1000 copies, 7 to a mapping";
+    // 143 group mappings, plus what the allocator maps meanwhile (dozens under AddressSanitizer).
+    EXPECT_LE(added, 1000u / 7 + 64) << "mappings added for 1000 copies, 7 to a mapping";
   }
 }
 

@@ -137,17 +137,18 @@ ElfDynamic ElfDynamic::parse(const std::string& file, const std::string& path) {
   for (unsigned i = 0; i < eh.e_phnum; ++i)
     std::memcpy(&phdrs[i], file.data() + eh.e_phoff + uint64_t{i} * sizeof(Elf64_Phdr), sizeof(Elf64_Phdr));
 
-  uint64_t span = 0;
+  uint64_t span = 0, filled = 0;
   for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_TLS) note_unsupported(d, "it has thread-local storage (PT_TLS)");
     if (ph.p_type != PT_LOAD) continue;
     if (ph.p_memsz < ph.p_filesz || ph.p_vaddr + ph.p_memsz < ph.p_vaddr || ph.p_vaddr + ph.p_memsz > (uint64_t{1} << 40))
       damaged(path, "a loadable segment's sizes are inconsistent");
     span = std::max(span, ph.p_vaddr + ph.p_memsz);
+    filled = std::max(filled, ph.p_vaddr + ph.p_filesz);
   }
   if (span == 0) damaged(path, "it has no loadable segment");
   d.span = (span + page - 1) / page * page;
-  d.image.assign(d.span, '\0');
+  d.image.assign(filled, '\0');  // .bss beyond the last file byte is not held (a Fortran COMMON may be GBs)
   uint64_t dynamic = 0, dynamic_bytes = 0, eh_hdr = 0;
   for (const Elf64_Phdr& ph : phdrs) {
     if (ph.p_type == PT_LOAD) {
@@ -230,7 +231,7 @@ ElfDynamic ElfDynamic::parse(const std::string& file, const std::string& path) {
   }
   for (const Reloc& r : d.relocs) {
     if (r.symbol >= d.symbols.size() && r.symbol != 0) damaged(path, "a relocation names a symbol past the table");
-    in.check(r.offset, 8, "a relocation's target");
+    if (r.offset > d.span || d.span - r.offset < 8) damaged(path, "a relocation's target lies outside the loaded segments");
   }
 
   d.init = get(DT_INIT);

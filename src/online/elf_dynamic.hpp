@@ -5,8 +5,9 @@
 // The memory image. A shared object's PT_LOAD segments say where each part of the file goes in
 // memory, relative to the load base: segment s occupies [p_vaddr, p_vaddr + p_memsz), of which the
 // first p_filesz bytes come from the file at p_offset and the rest (.bss) is zero. The image here
-// is that layout, flattened: `image` holds span bytes (the highest segment end, rounded up to
-// pages), file bytes copied to their virtual addresses, everything else zero. Every address the
+// is that layout, flattened: `image` holds the bytes up to the last one that comes from the file,
+// file bytes copied to their virtual addresses, gaps zero; `span` (the highest segment end,
+// rounded up to pages) is what a copy occupies, the rest of it zero (.bss). Every address the
 // dynamic section gives (DT_RELA, DT_SYMTAB, ...) is an offset into it; each is bounds-checked, so a
 // damaged or hostile file is an InputError, never a read out of bounds.
 //
@@ -45,7 +46,7 @@ struct ElfDynamic {
     unsigned char type = 0;  // STT_*
   };
 
-  std::string image;             // the memory image (see above), span bytes
+  std::string image;             // the memory image (see above), up to its last file byte
   size_t span = 0;               // image size: a multiple of the page size
   // The parts of the image that hold file bytes ([begin, end) offsets, in segment order): the rest
   // (.bss, gaps between segments) is zero and need not be written anywhere.

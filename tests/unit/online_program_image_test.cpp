@@ -265,6 +265,28 @@ TEST_P(OnlineProgramImage, NeededLibrariesAndWeakReferences) {
   EXPECT_EQ(load(*image, 0)(2, argv), 6);
 }
 
+// A large .bss (Fortran COMMON blocks, static arrays) costs nothing until a copy touches it: the
+// loader holds the file's bytes only, and each copy's untouched zero pages are never materialised.
+TEST_P(OnlineProgramImage, LargeBssCostsOnlyWhatIsTouched) {
+  const auto resident_mib = [] {
+    std::ifstream in("/proc/self/statm");
+    long size = 0, resident = 0;
+    in >> size >> resident;
+    return resident * ::sysconf(_SC_PAGESIZE) / (1 << 20);
+  };
+  const std::string path = build("bss.so",
+                                 "static char big[1L << 30];\n"
+                                 "int main(int argc, char** argv) { (void)argv; big[argc] = 1; big[(1L << 30) - 1] = 2;"
+                                 " return big[argc] + big[(1L << 30) - 1]; }\n",
+                                 "-shared -fPIC");
+  const long before = resident_mib();
+  auto image = open(path, 4, 2);
+  char name[] = "app";
+  char* argv[] = {name, nullptr};
+  for (int i = 0; i < 4; ++i) EXPECT_EQ(load(*image, i)(1, argv), 3);
+  EXPECT_LT(resident_mib() - before, 64) << "four copies of a program with a 1 GiB .bss";
+}
+
 // Thread-local storage is the dynamic linker's: `auto` falls back to it, `simfab` says why not.
 TEST_P(OnlineProgramImage, ThreadLocalStorageFallsBackToTheDynamicLinker) {
   const std::string path = build("tls.so",

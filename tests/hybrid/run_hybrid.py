@@ -140,10 +140,13 @@ _, p = hybrid(2, "--", checks, "rule", "20")
 m = re.search(r"rule late ([0-9.]+) ([0-9.]+) early ([0-9.]+) ([0-9.]+)", p.stdout)
 if check("the receive rule runs", m is not None, "rule late T1 T3 early TX T3", p.stdout[-300:]):
     t1, t3_late, tx, t3_early = map(float, m.groups())
-    check("late receiver (message there long before): t3 = t1 + the receive's own cost (< 10 us)",
-          0 <= t3_late - t1 < 10 and t1 > 15000, "0 <= t3 - t1 < 10 us, t1 ~ 20 ms", (t1, t3_late))
-    check("early receiver: t3 = tx + delta (delta of a 8-B message: 2 to 10 us)", 2 <= t3_early - tx < 10 and
-          tx > t1, "2 <= t3 - tx < 10 us", (tx, t3_early))
+    # The receive's own cost is its measured CPU time: under the sanitizers (--quick) the
+    # instrumented library on a loaded machine takes up to tens of microseconds (18.5 us seen in CI).
+    own = 100 if QUICK else 10
+    check(f"late receiver (message there long before): t3 = t1 + the receive's own cost (< {own} us)",
+          0 <= t3_late - t1 < own and t1 > 15000, f"0 <= t3 - t1 < {own} us, t1 ~ 20 ms", (t1, t3_late))
+    check(f"early receiver: t3 = tx + delta (delta of a 8-B message: 2 us, plus the receive's cost: < {own} us)",
+          2 <= t3_early - tx < own and tx > t1, f"2 <= t3 - tx < {own} us", (tx, t3_early))
 
 # ---- R5: a bandwidth sweep -------------------------------------------------------------------------
 if not QUICK:

@@ -134,7 +134,8 @@ ProgramImage::ProgramImage(const std::string& path, Loader loader) : path_(path)
       writable_bytes_ += last - first;
     }
   }
-  if (defines_main(bytes, eh) == 0) fail(path, "the program defines no `main` function");
+  const int has_main = defines_main(bytes, eh);
+  if (has_main == 0) fail(path, "the program defines no `main` function");
   if (!use_dlopen_) {
     elf_ = ElfDynamic::parse(bytes, path);
     if (!elf_.unsupported.empty() && loader == Loader::kSimfab)
@@ -146,7 +147,7 @@ ProgramImage::ProgramImage(const std::string& path, Loader loader) : path_(path)
       use_dlopen_ = true;
     }
     if (!use_dlopen_) {
-      if (defines_main(bytes, eh) == -1 && !std::any_of(elf_.symbols.begin(), elf_.symbols.end(), [](const auto& s) {
+      if (has_main == -1 && !std::any_of(elf_.symbols.begin(), elf_.symbols.end(), [](const auto& s) {
             return s.defined && s.name == "main";
           }))
         fail(path, "the program defines no `main` function");

@@ -214,6 +214,9 @@ class OnlineProgram final : public Program, private EventHandler {
   void request_free(MPI_Request* r, const char* call);
   bool request_status(MPI_Request r, MPI_Status* status, const char* call);
   void cancel(MPI_Request* r, const char* call);
+  // Runs `fn` once, when the wait or test that completes request r consumes it, before its status
+  // is written (MPI_Imrecv unpacks its claimed message then). Not run if r is freed instead.
+  void on_consume(MPI_Request r, std::function<void()> fn, const char* call);
   // Generalized requests (MPI_Grequest_start / MPI_Grequest_complete).
   MPI_Request grequest_start(const GrequestFns& gen);
   void grequest_complete(MPI_Request r, const char* call);
@@ -311,6 +314,7 @@ class OnlineProgram final : public Program, private EventHandler {
     uint8_t flags = 0;
     MPI_Comm comm = MPI_COMM_NULL;
     GrequestFns gen;  // kGeneralized: the program's callbacks
+    std::function<void()> finish;  // on_consume's
     std::shared_ptr<const mpi::Group> group;  // its communicator's (not world), alive after MPI_Comm_free
     const char* call = nullptr;               // the MPI function that created it
     MPI_Status status{};

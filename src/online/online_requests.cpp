@@ -89,6 +89,11 @@ void OnlineProgram::consume(MPI_Request* r, MPI_Status* status) {
     if (gen.free) gen.free(gen.extra);
     return;
   }
+  if (q.finish) {
+    const std::function<void()> finish = std::move(q.finish);
+    q.finish = nullptr;
+    finish();  // no MPI call: requests_ does not move
+  }
   fill_status(status, q);
   if (q.persistent) {
     q.active = false;
@@ -305,6 +310,10 @@ bool OnlineProgram::request_status(MPI_Request r, MPI_Status* status, const char
   }
   fill_status(status, q);
   return true;
+}
+
+void OnlineProgram::on_consume(MPI_Request r, std::function<void()> fn, const char* call) {
+  request_of(r, call).finish = std::move(fn);
 }
 
 MPI_Request OnlineProgram::grequest_start(const GrequestFns& gen) {

@@ -316,11 +316,18 @@ size_t MaxMinSystem::fill_closure() {
       users_[users_start_[j] + --active_count_[j]] = static_cast<uint32_t>(i);
     }
   for (size_t j = 0; j < m; ++j) active_count_[j] = users_start_[j + 1] - users_start_[j];
-  // Own limits in the order the level reaches them: e_i / w_i, ties by id.
-  std::sort(limit_order_.begin(), limit_order_.end(), [&](uint32_t a, uint32_t b) {
+  // Own limits in the order the level reaches them: e_i / w_i, ties by id. A min-heap, popped only
+  // as far as the level goes: when a shared constraint freezes the flows first (an incast under a
+  // window bound), the order of the rest is never needed, so this costs O(K), not O(K log K).
+  auto later_limit = [&](uint32_t a, uint32_t b) {
     const double la = own_limit_[a] / weight_[a], lb = own_limit_[b] / weight_[b];
-    return la < lb || (la == lb && a < b);
-  });
+    return la > lb || (la == lb && a > b);
+  };
+  std::make_heap(limit_order_.begin(), limit_order_.end(), later_limit);
+  auto pop_limit = [&] {
+    std::pop_heap(limit_order_.begin(), limit_order_.end(), later_limit);
+    limit_order_.pop_back();
+  };
 
   // The level of the constraint j: the t at which it saturates if nothing else freezes first.
   auto level = [&](uint32_t j) {
@@ -382,14 +389,12 @@ size_t MaxMinSystem::fill_closure() {
   };
 
   size_t rounds = 0;
-  size_t next_limit = 0;  // limit_order_[next_limit..] holds every unfrozen bounded flow
-  double t_prev = 0;
+  double t_prev = 0;  // limit_order_ (a heap) holds every unfrozen bounded flow
   while (frozen < n) {
     ++rounds;
-    while (next_limit < limit_order_.size() && frozen_[limit_order_[next_limit]]) ++next_limit;
+    while (!limit_order_.empty() && frozen_[limit_order_.front()]) pop_limit();
     double t = kInf;
-    if (next_limit < limit_order_.size())
-      t = own_limit_[limit_order_[next_limit]] / weight_[limit_order_[next_limit]];
+    if (!limit_order_.empty()) t = own_limit_[limit_order_.front()] / weight_[limit_order_.front()];
     if (settle_top()) t = std::min(t, heap_.front().level);
     SIMFAB_CHECK(t < kInf, "a progressive-filling round found no next level");
     // Rounding in F_j can put a level a hair below the previous one: levels never go down.
@@ -404,9 +409,10 @@ size_t MaxMinSystem::fill_closure() {
     }
     // Flows reaching their own limit take e_i; then the flows of the saturated constraints.
     const size_t before = frozen;
-    for (size_t k = next_limit; k < limit_order_.size(); ++k) {
-      const uint32_t i = limit_order_[k];
+    while (!limit_order_.empty()) {
+      const uint32_t i = limit_order_.front();
       if (own_limit_[i] / weight_[i] > t) break;
+      pop_limit();
       if (!frozen_[i]) freeze(i, own_limit_[i]);
     }
     for (uint32_t j : saturating_)

@@ -37,8 +37,8 @@
 // reaching its own limit at t* freezes at e_i. Repeat until every flow is frozen. Each round
 // freezes at least one flow, so there are at most n rounds, and in practice one per distinct
 // bottleneck level.
-// Implementation: the own limits are sorted once by e_i / w_i; the constraint levels
-// L_j = (C_j - F_j) / W_j sit in a min-heap. Freezing a flow at t <= L_j on j gives j the level
+// Implementation: the own limits sit in a min-heap by e_i / w_i, popped only as far as t goes; the
+// constraint levels L_j = (C_j - F_j) / W_j sit in another. Freezing a flow at t <= L_j on j gives j the level
 // (L_j W_j - u t) / (W_j - u) = L_j + u (L_j - t) / (W_j - u) >= L_j, u = a_ij w_i: levels only rise,
 // so a heap key is a lower bound of its constraint's level, and a top whose key is out of date
 // is re-keyed and pushed back instead of updating every key at every freeze. W_j is kept by
@@ -289,7 +289,7 @@ class MaxMinSystem {
   std::vector<uint32_t> route_start_;   // route_local_[route_start_[i] .. route_start_[i+1]]
   std::vector<uint32_t> route_local_;   // i's shared constraints, as local indices
   std::vector<double> route_usage_;     //   and a_ij of each
-  std::vector<uint32_t> limit_order_;   // the flows with a finite e_i, by e_i / w_i
+  std::vector<uint32_t> limit_order_;   // min-heap of the unfrozen flows with a finite e_i, by e_i / w_i
   struct LevelEntry {
     double level;
     uint32_t local;

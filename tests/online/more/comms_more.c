@@ -8,7 +8,10 @@
  *     1, 2, 3; it matches tag 3 first (MPI_ANY_SOURCE), then posts a receive for any tag, which
  *     must get tag 1 (the matched message is no longer there to take), then receives the matched
  *     message into a vector of ints; MPI_Improbe with nothing pending says so; MPI_PROC_NULL gives
- *     MPI_MESSAGE_NO_PROC.
+ *     MPI_MESSAGE_NO_PROC;
+ *   - MPI_Imrecv: a matched message received into a strided datatype by a request that a test
+ *     loop completes, with another receive between; MPI_MESSAGE_NO_PROC gives an MPI_PROC_NULL
+ *     status.
  * Run on any MPI at any rank count >= 1; rank 0 prints one "what: OK" line per feature, then
  * "comms_more: all OK". */
 #include <mpi.h>
@@ -119,6 +122,37 @@ int main(int argc, char** argv) {
   MPI_Wait(&self_send, MPI_STATUS_IGNORE);
   report(rank, "MPI_Improbe: nothing pending, then a message; MPI_PROC_NULL gives MPI_MESSAGE_NO_PROC",
          flag == 0 && is_noproc && noproc == MPI_MESSAGE_NULL && w == 42 + rank);
+
+  /* --- MPI_Imrecv --- */
+  int pair[3] = {7 * rank + 1, 7 * rank + 2, 7 * rank + 3}, tail = 1000 + rank;
+  MPI_Request isends[2];
+  MPI_Isend(pair, 3, MPI_INT, right, 21, MPI_COMM_WORLD, &isends[0]);
+  MPI_Isend(&tail, 1, MPI_INT, right, 22, MPI_COMM_WORLD, &isends[1]);
+  MPI_Datatype every_other;
+  MPI_Type_vector(3, 1, 2, MPI_INT, &every_other);
+  MPI_Type_commit(&every_other);
+  int strided[6] = {-1, -1, -1, -1, -1, -1}, got_tail = 0, done = 0, icount = -1;
+  MPI_Message im;
+  MPI_Status ist;
+  MPI_Mprobe(left, 21, MPI_COMM_WORLD, &im, MPI_STATUS_IGNORE);
+  MPI_Request ireq;
+  MPI_Imrecv(strided, 1, every_other, &im, &ireq);
+  const int consumed = im == MPI_MESSAGE_NULL && ireq != MPI_REQUEST_NULL;
+  MPI_Recv(&got_tail, 1, MPI_INT, left, 22, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+  while (!done) MPI_Test(&ireq, &done, &ist);
+  MPI_Get_count(&ist, MPI_INT, &icount);
+  MPI_Waitall(2, isends, MPI_STATUSES_IGNORE);
+  MPI_Type_free(&every_other);
+  MPI_Message inull;
+  MPI_Request rnull;
+  MPI_Status snull;
+  MPI_Mprobe(MPI_PROC_NULL, 0, MPI_COMM_WORLD, &inull, MPI_STATUS_IGNORE);
+  MPI_Imrecv(NULL, 0, MPI_INT, &inull, &rnull);
+  MPI_Wait(&rnull, &snull);
+  report(rank, "MPI_Imrecv: a matched message into a strided type, completed by MPI_Test",
+         consumed && done && ireq == MPI_REQUEST_NULL && ist.MPI_SOURCE == left && ist.MPI_TAG == 21 && icount == 3 &&
+             strided[0] == 7 * left + 1 && strided[1] == -1 && strided[2] == 7 * left + 2 && strided[4] == 7 * left + 3 &&
+             strided[5] == -1 && got_tail == 1000 + left && inull == MPI_MESSAGE_NULL && snull.MPI_SOURCE == MPI_PROC_NULL);
 
   if (rank == 0 && failures == 0) printf("comms_more: all OK\n");
   MPI_Finalize();

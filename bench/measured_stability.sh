@@ -2,8 +2,10 @@
 # Stability of measured computation in simfab exec (issue 26): bench/memory_churn.c (per-iteration
 # MB-sized temporaries, as codes with per-step work arrays) on 8 ranks, run 5 times under
 # online/compute=measured; prints each run's predicted time per iteration and the spread
-# (max/min - 1, the issue's target: within 5 %), and the real run under Open MPI's mpirun on the
-# same machine for scale. Not a test: wall-clock figures depend on the machine's load.
+# (max/min - 1, the issue's target: within 5 %); then the machine's own noise floor for the same
+# code: the program run natively 5 times as one Open MPI process (no simulator: a rank's iteration
+# as the hardware runs it), with its spread, and once with 8 processes for scale. Not a test:
+# wall-clock figures depend on the machine's load.
 #   bash bench/measured_stability.sh BUILD_DIR [MB] [ITERS]
 set -u
 build=$(cd "${1:?usage: measured_stability.sh BUILD_DIR [MB] [ITERS]}" && pwd)
@@ -20,9 +22,20 @@ for run in 1 2 3 4 5; do
   values+=("$v")
   printf "simfab exec run %d: %s s per iteration\n" "$run" "$v"
 done
-printf "%s\n" "${values[@]}" | awk '{ if (NR == 1 || $1 < min) min = $1; if ($1 > max) max = $1 }
-  END { printf "spread (max/min - 1): %.1f %%\n", (max / min - 1) * 100 }'
+spread() {
+  awk '{ if (NR == 1 || $1 < min) min = $1; if ($1 > max) max = $1 }
+    END { printf "spread (max/min - 1): %.1f %%\n", (max / min - 1) * 100 }'
+}
+printf "%s\n" "${values[@]}" | spread
 if command -v mpicc > /dev/null && command -v mpirun > /dev/null; then
-  mpicc -O2 -o "$tmp/churn_real" "$root/bench/memory_churn.c" &&
-    mpirun --allow-run-as-root --oversubscribe -np 8 "$tmp/churn_real" "$mb" "$iters" | sed 's/^/Open MPI, 8 processes on this machine: /'
+  mpicc -O2 -o "$tmp/churn_real" "$root/bench/memory_churn.c" || exit 1
+  real=()
+  for run in 1 2 3 4 5; do
+    v=$(mpirun --allow-run-as-root -np 1 "$tmp/churn_real" "$mb" "$iters" | per_iter)
+    real+=("$v")
+    printf "native, 1 Open MPI process, run %d: %s s per iteration\n" "$run" "$v"
+  done
+  printf "%s\n" "${real[@]}" | spread | sed 's/^/native /'
+  mpirun --allow-run-as-root --oversubscribe -np 8 "$tmp/churn_real" "$mb" "$iters" |
+    sed 's/^/Open MPI, 8 processes on this machine: /'
 fi

@@ -64,11 +64,12 @@ void HostCpus::reschedule(uint32_t di) {
   engine_.schedule(at, EventKind::kCpu, (uint64_t{d.generation} << 24) | di);
 }
 
-void HostCpus::start(HostId h, uint32_t token, uint64_t work_ps) {
+void HostCpus::start(HostId h, uint32_t token, uint64_t work_ps, uint32_t task) {
   const uint32_t di = static_cast<uint32_t>(dyn_index_[static_cast<size_t>(h)]);
   Dyn& d = dyn_[di];
   const SimTime now = engine_.now();
   advance(d, now);
+  for (CpuObserver* o : observers_) o->on_task_start(h, now, task, work_ps);
   d.heap.push_back(Running{d.v + static_cast<double>(work_ps), token});
   std::push_heap(d.heap.begin(), d.heap.end(), std::greater<>());
   reschedule(di);

@@ -39,6 +39,9 @@ class CpuObserver {
   virtual void on_cpu_state(HostId h, SimTime t, int busy, int pstate) = 0;
   // A computation on a fixed host occupies one core over [start, end). Starts never decrease.
   virtual void on_fixed_computation(HostId h, SimTime start, SimTime end) = 0;
+  // A computation of `work_ps` (ps at the initial pstate) of task `task` (mpi/call_sites.hpp)
+  // starts on dynamic host h at t; on_cpu_state follows. For per-task governors.
+  virtual void on_task_start(HostId /*h*/, SimTime /*t*/, uint32_t /*task*/, uint64_t /*work_ps*/) {}
 };
 
 // Who learns that a computation ended (the executor): token is what start() was given.
@@ -60,8 +63,9 @@ class HostCpus : public EventHandler {
 
   bool dynamic(HostId h) const { return dyn_index_[static_cast<size_t>(h)] >= 0; }
   bool any_dynamic() const { return !dyn_.empty(); }
-  // Starts a computation of `work_ps` (> 0) on dynamic host h at the engine's current time.
-  void start(HostId h, uint32_t token, uint64_t work_ps);
+  // Starts a computation of `work_ps` (> 0) of task `task` on dynamic host h at the engine's
+  // current time.
+  void start(HostId h, uint32_t token, uint64_t work_ps, uint32_t task = 0);
   // A computation on fixed host h over [start, end): tells the observers.
   void fixed(HostId h, SimTime start, SimTime end) {
     for (CpuObserver* o : observers_) o->on_fixed_computation(h, start, end);

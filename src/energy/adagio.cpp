@@ -13,14 +13,31 @@ int adagio_next(double t_comp, double t_lib, int cur, const std::vector<double>&
   return lo;
 }
 
+double TminWindow::t_min() const { return *std::min_element(ring_.begin(), ring_.end()); }
+
+void TminWindow::push(double t_lib) {
+  ++seen_;
+  if (window_ == 0) {
+    if (ring_.empty()) ring_.push_back(t_lib); else ring_[0] = std::min(ring_[0], t_lib);
+    return;
+  }
+  if (ring_.size() < window_) ring_.push_back(t_lib); else ring_[(seen_ - 1) % window_] = t_lib;
+}
+
+void TminWindow::restart(double t_lib) {
+  ring_.clear();
+  seen_ = 0;
+  push(t_lib);
+}
+
 int adagio_improved_next(double t_comp, double t_lib, int cur, const std::vector<double>& speeds, int lo, int hi,
-                         double factor, double* t_min) {
+                         double factor, TminWindow* history) {
   // No MPI time seen yet: slack is all there is to judge by, so Adagio's rule.
-  if (*t_min < 0 || t_lib > *t_min * factor) {
-    *t_min = *t_min < 0 ? t_lib : std::min(*t_min, t_lib);
+  if (history->empty() || t_lib > history->t_min() * factor) {
+    history->push(t_lib);
     return adagio_next(t_comp, t_lib, cur, speeds, lo, hi);
   }
-  *t_min = t_lib;
+  history->restart(t_lib);
   return std::clamp(cur / 2, lo, hi);
 }
 

@@ -1,7 +1,5 @@
 #include "energy/governor.hpp"
 
-#include "energy/adagio.hpp"
-
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -9,14 +7,17 @@
 namespace simfab::energy {
 namespace {
 
-double fraction_key(const Config& cfg, const char* key) {
+// A decimal key in [lo, hi].
+double number_key(const Config& cfg, const char* key, double lo, double hi, const char* expected) {
   const std::string& text = cfg.text(key);
   char* end = nullptr;
   const double v = std::strtod(text.c_str(), &end);
-  if (text.empty() || *end != '\0' || !(v >= 0 && v <= 1))
-    throw InputError(SourceLoc{}, std::string("--cfg ") + key + "=" + text + ": expected a load between 0 and 1");
+  if (text.empty() || *end != '\0' || !(v >= lo && v <= hi))
+    throw InputError(SourceLoc{}, std::string("--cfg ") + key + "=" + text + ": expected " + expected);
   return v;
 }
+
+double fraction_key(const Config& cfg, const char* key) { return number_key(cfg, key, 0, 1, "a load between 0 and 1"); }
 
 }  // namespace
 
@@ -24,10 +25,35 @@ void register_energy_keys(Config& cfg) {
   cfg.declare({"energy/governor", CfgType::kChoice, "none",
                "DVFS governor of every host with several pstates: none keeps the platform's pstates (and "
                "set_pstate's); performance, powersave, ondemand, conservative as Linux's (seed 001 §2.15)",
-               {"none", "performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved"}});
-  cfg.declare({"energy/adagio-factor", CfgType::kText, "1.2",
-               "adagio-improved: MPI time above this factor times the least seen so far means waiting for "
-               "others (slow down); below it, speed up halfway", {}});
+               {"none", "performance", "powersave", "ondemand", "conservative", "adagio", "adagio-improved",
+                "lagrange"}});
+  cfg.declare({"energy/adagio-schedule", CfgType::kChoice, "task",
+               "adagio, adagio-improved: task keeps a pstate per task (Listing 4's Sched[taskid]); host applies "
+               "each decision to the host's next task, whatever it is (SimGrid's implementation, which produced "
+               "the thesis's Table 9.3)",
+               {"task", "host"}});
+  cfg.declare({"energy/adagio-factor", CfgType::kText, "3",
+               "adagio-improved: MPI time after a task above this factor times its least recent one means "
+               "waiting for others (slow down); below it, speed up halfway (seed 001 Listing 5)", {}});
+  cfg.declare({"energy/adagio-window", CfgType::kInt, "0",
+               "adagio-improved: t_min is the least MPI time after the task over its last N executions; 0: "
+               "over all of them", {}});
+  cfg.declare({"energy/lagrange-rho", CfgType::kText, "10",
+               "lagrange: the ADMM penalty rho, in J/s^2 (seed 001 §4.7)", {}});
+  cfg.declare({"energy/lagrange-overlay", CfgType::kText, "0.95",
+               "lagrange: the share of a task's span (its compute and the MPI time after it) it may compute "
+               "in: s = this x the span (the thesis's overlayable_iteration_time)", {}});
+  cfg.declare({"energy/lagrange-window", CfgType::kInt, "5",
+               "lagrange: s is the overlay times the least of the task's last N spans (1: the last one only; "
+               "a detour of a neighbour then lengthens s and the run creeps slower)", {}});
+  cfg.declare({"energy/lagrange-idle", CfgType::kChoice, "until-s",
+               "lagrange: g(f)'s idle term, until-s: max(0, s - T) x P_idle (the consistent form), or printed: "
+               "min(s, T) x P_idle as the thesis prints it",
+               {"until-s", "printed"}});
+  cfg.declare({"energy/lagrange-dual", CfgType::kChoice, "admm",
+               "lagrange: the dual step, admm: lambda -= T - t (ADMM's, converges), or printed: lambda += T - t "
+               "as the thesis prints it (diverges on the critical path)",
+               {"admm", "printed"}});
   cfg.declare({"energy/sampling-period", CfgType::kTime, "0.1s",
                "how often a governor looks at each host's load (simulated time)", {}});
   cfg.declare({"energy/up-threshold", CfgType::kText, "0.8",
@@ -59,14 +85,25 @@ GovernorParams governor_params(const Config& cfg) {
            : g == "conservative" ? GovernorKind::kConservative
            : g == "adagio"       ? GovernorKind::kAdagio
            : g == "adagio-improved" ? GovernorKind::kAdagioImproved
+           : g == "lagrange"     ? GovernorKind::kLagrange
                                  : GovernorKind::kNone;
-  {
-    const std::string& text = cfg.text("energy/adagio-factor");
-    char* end = nullptr;
-    p.adagio_factor = std::strtod(text.c_str(), &end);
-    if (text.empty() || *end != '\0' || !(p.adagio_factor >= 1) || !std::isfinite(p.adagio_factor))
-      throw InputError(SourceLoc{}, "--cfg energy/adagio-factor=" + text + ": expected a number >= 1");
-  }
+  p.adagio_factor = number_key(cfg, "energy/adagio-factor", 1, 1e6, "a number from 1 to 1e6");
+  const int64_t window = cfg.integer("energy/adagio-window");
+  if (window < 0 || window > 1'000'000)
+    throw InputError(SourceLoc{}, "--cfg energy/adagio-window=" + std::to_string(window) +
+                                      ": expected 0 (all past executions) to 1000000");
+  p.adagio_window = static_cast<size_t>(window);
+  p.adagio_per_host = cfg.choice("energy/adagio-schedule") == "host";
+  p.lagrange.rho = number_key(cfg, "energy/lagrange-rho", 0, 1e12, "a number from 0 to 1e12 (J/s^2)");
+  p.lagrange.overlay = number_key(cfg, "energy/lagrange-overlay", 0.01, 1, "a share from 0.01 to 1");
+  const int64_t span_window = cfg.integer("energy/lagrange-window");
+  if (span_window < 1 || span_window > 1'000'000)
+    throw InputError(SourceLoc{}, "--cfg energy/lagrange-window=" + std::to_string(span_window) +
+                                      ": expected 1 (the last span) to 1000000");
+  p.lagrange_window = static_cast<size_t>(span_window);
+  p.lagrange.printed_idle = cfg.choice("energy/lagrange-idle") == "printed";
+  p.lagrange.printed_dual = cfg.choice("energy/lagrange-dual") == "printed";
+  p.middle = cfg.choice("energy/middle-value") == "epsilon" ? MiddleValue::kEpsilon : MiddleValue::kOneCore;
   p.period = cfg.time("energy/sampling-period");
   if (p.period < SimTime::ps(1'000'000))
     throw InputError(SourceLoc{}, "--cfg energy/sampling-period=" + std::to_string(p.period.ps()) +
@@ -98,7 +135,8 @@ int next_pstate(GovernorKind kind, int current, double load, int lo, int hi, dou
     }
     case GovernorKind::kAdagio:
     case GovernorKind::kAdagioImproved:
-      return current;  // per task, not per period (Governor::adagio)
+    case GovernorKind::kLagrange:
+      return current;  // per task, not per period (TaskGovernor)
     case GovernorKind::kConservative:
       if (load > up) return std::clamp(current - 1, lo, hi);
       if (load < down) return std::clamp(current + 1, lo, hi);
@@ -111,6 +149,22 @@ Governor::Governor(Engine& engine, cpu::HostCpus& cpus, const Platform& platform
     : engine_(engine), cpus_(cpus), platform_(platform), params_(params) {
   load_.resize(static_cast<size_t>(platform.host_count()));
   engine_.set_handler(EventKind::kGovernor, this);
+  if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved ||
+      params_.kind == GovernorKind::kLagrange) {
+    TaskGovernorParams t;
+    t.rule = params_.kind == GovernorKind::kAdagio           ? TaskRule::kAdagio
+             : params_.kind == GovernorKind::kAdagioImproved ? TaskRule::kAdagioImproved
+                                                             : TaskRule::kLagrange;
+    t.min_pstate = params_.min_pstate;
+    t.max_pstate = params_.max_pstate;
+    t.adagio_factor = params_.adagio_factor;
+    t.adagio_window = params_.adagio_window;
+    t.adagio_per_host = params_.adagio_per_host;
+    t.lagrange = params_.lagrange;
+    t.lagrange_window = params_.lagrange_window;
+    t.middle = params_.middle;
+    tasks_ = std::make_unique<TaskGovernor>(cpus, platform, t);
+  }
 }
 
 int Governor::lo(HostId h) const { return std::min(params_.min_pstate, cpus_.pstates(h) - 1); }
@@ -127,51 +181,27 @@ void Governor::start(std::function<bool()> running) {
     const int p = next_pstate(params_.kind, cpus_.pstate(h), 0.0, lo(h), hi(h), params_.up, params_.down);
     if (params_.kind == GovernorKind::kPerformance || params_.kind == GovernorKind::kPowersave) cpus_.set_pstate(h, p);
   }
-  if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved) {
-    for (HostId h : cpus_.dynamic_hosts())
-      if (cpus_.pstates(h) > 1) cpus_.set_pstate(h, lo(h));  // new tasks run at f_max
+  if (tasks_) {
+    tasks_->start();
     return;
   }
   if (params_.kind == GovernorKind::kOndemand || params_.kind == GovernorKind::kConservative)
     engine_.schedule(params_.period, EventKind::kGovernor, 0);
 }
 
-void Governor::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
-  if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved) {
-    adagio(h, t, busy, pstate);
+void Governor::on_task_start(HostId h, SimTime t, uint32_t task, uint64_t work_ps) {
+  if (tasks_) tasks_->on_task_start(h, t, task, work_ps);
+}
+
+void Governor::on_cpu_state(HostId h, SimTime t, int busy, int) {
+  if (tasks_) {
+    tasks_->on_cpu_state(h, t, busy);
     return;
   }
   Load& l = load_[static_cast<size_t>(h)];
   l.core_ps += static_cast<double>(std::min(l.busy, platform_.host(h).cores)) * static_cast<double>((t - l.t_last).ps());
   l.t_last = t;
   l.busy = busy;
-}
-
-void Governor::adagio(HostId h, SimTime t, int busy, int pstate) {
-  Load& l = load_[static_cast<size_t>(h)];
-  const int was = l.busy;
-  l.busy = busy;
-  if (cpus_.pstates(h) < 2) return;
-  if (was > 0 && busy == 0) {  // PostTask: the task's computing time is known
-    l.t_comp_ps = static_cast<double>((t - l.task_start).ps());
-    l.task_end = t;
-    l.task_pstate = pstate;
-    l.has_task = true;
-  } else if (was == 0 && busy > 0) {  // PreTask: t_lib is known; choose this task's pstate
-    l.task_start = t;
-    if (!l.has_task) return;
-    const std::vector<double>& speeds = platform_.cpu_profile(platform_.host(h).cpu_profile).speeds;
-    const double t_comp = l.t_comp_ps;
-    const double t_lib = static_cast<double>((t - l.task_end).ps());
-    const int p = params_.kind == GovernorKind::kAdagio
-                      ? adagio_next(t_comp, t_lib, l.task_pstate, speeds, lo(h), hi(h))
-                      : adagio_improved_next(t_comp, t_lib, l.task_pstate, speeds, lo(h), hi(h), params_.adagio_factor,
-                                             &l.t_min);
-    if (p != pstate) {
-      ++changes_;
-      cpus_.set_pstate(h, p);
-    }
-  }
 }
 
 void Governor::handle(SimTime now, uint64_t) {

@@ -11,7 +11,8 @@
 //                  [min, max] (SimGrid's rule: a pstate in proportion to the load)
 //   conservative   L > up:  p = p - 1 (one step faster); L < down: p = p + 1 (one step slower);
 //                  else unchanged (SimGrid's; the thesis's Listing 3 steps down whenever L <= up)
-//   adagio, adagio-improved   per task, when the host's next computation starts (adagio.hpp)
+//   adagio, adagio-improved, lagrange   per task, when the host's next computation starts
+//                  (task_governor.hpp, adagio.hpp, lagrange.hpp)
 // up = energy/up-threshold (0.8), down = energy/down-threshold (0.2), period =
 // energy/sampling-period (0.1 s: SimGrid's plugin/dvfs/sampling-rate).
 //
@@ -21,15 +22,19 @@
 #pragma once
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "core/config.hpp"
 #include "cpu/host_cpus.hpp"
+#include "energy/task_governor.hpp"
 
 namespace simfab::energy {
 
-enum class GovernorKind { kNone, kPerformance, kPowersave, kOndemand, kConservative, kAdagio, kAdagioImproved };
+enum class GovernorKind {
+  kNone, kPerformance, kPowersave, kOndemand, kConservative, kAdagio, kAdagioImproved, kLagrange
+};
 
 struct GovernorParams {
   GovernorKind kind = GovernorKind::kNone;
@@ -38,7 +43,12 @@ struct GovernorParams {
   double down = 0.2;
   int min_pstate = 0;
   int max_pstate = -1;  // -1: the host's last pstate
-  double adagio_factor = 1.2;
+  double adagio_factor = 3;
+  size_t adagio_window = 0;
+  bool adagio_per_host = false;  // energy/adagio-schedule=host
+  LagrangeParams lagrange;
+  size_t lagrange_window = 5;
+  MiddleValue middle = MiddleValue::kOneCore;
 };
 
 GovernorParams governor_params(const Config& cfg);
@@ -58,25 +68,18 @@ class Governor : public cpu::CpuObserver, public EventHandler {
 
   void on_cpu_state(HostId h, SimTime t, int busy, int pstate) override;
   void on_fixed_computation(HostId, SimTime, SimTime) override {}
+  void on_task_start(HostId h, SimTime t, uint32_t task, uint64_t work_ps) override;
   void handle(SimTime now, uint64_t index) override;
 
   uint64_t ticks() const { return ticks_; }
-  uint64_t changes() const { return changes_; }
+  uint64_t changes() const { return changes_ + (tasks_ ? tasks_->changes() : 0); }
 
  private:
   struct Load {
     SimTime t_last = SimTime::zero();
     int busy = 0;
     double core_ps = 0;  // integral of min(busy, cores) over the current period
-    // Adagio: the last task (a period with busy > 0) and the MPI time since.
-    SimTime task_start = SimTime::zero();
-    SimTime task_end = SimTime::zero();
-    double t_comp_ps = 0;  // the last task's computing time
-    int task_pstate = 0;
-    bool has_task = false;
-    double t_min = -1;
   };
-  void adagio(HostId h, SimTime t, int busy, int pstate);
   int lo(HostId h) const;
   int hi(HostId h) const;
 
@@ -85,6 +88,7 @@ class Governor : public cpu::CpuObserver, public EventHandler {
   const Platform& platform_;
   GovernorParams params_;
   std::vector<Load> load_;  // per host
+  std::unique_ptr<TaskGovernor> tasks_;  // adagio, adagio-improved, lagrange
   std::function<bool()> running_;
   uint64_t ticks_ = 0;
   uint64_t changes_ = 0;

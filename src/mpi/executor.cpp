@@ -17,6 +17,7 @@ Executor::Executor(Engine& engine, Network& net, OpPool& ops, Program& program,
   nextgs_.assign(n * nnics_, SimTime::zero());
   nextgr_.assign(n * nnics_, SimTime::zero());
   rq_.resize(n);
+  task_.assign(n, CallSites::kUnknown);
   uq_.resize(n);
   pq_.resize(n);
   calc_wait_.resize(n * ncpus_);
@@ -82,7 +83,7 @@ void Executor::run_calc(SimTime t, OpId id) {
     c = SimTime::never();
     op.flags |= op_flag::kStarted;
     if (sink_) calc_begin_[calc_slot(r, ci)] = t;
-    cpus_->start(h, id, op.amount);
+    cpus_->start(h, id, op.amount, task_[static_cast<size_t>(r)]);
     if (head) wake_next(q, c, pk);
     return;
   }

@@ -58,6 +58,7 @@
 #include "core/engine.hpp"
 #include "cpu/host_cpus.hpp"
 #include "mpi/activity.hpp"
+#include "mpi/call_sites.hpp"
 #include "mpi/op.hpp"
 #include "mpi/program.hpp"
 #include "mpi/model_selector.hpp"
@@ -139,6 +140,11 @@ class Executor : private cpu::CpuClient {
   // other hosts keep the timer semantics and are reported to cpus' observers. Call before run().
   void set_cpus(cpu::HostCpus* cpus);
   cpu::HostCpus* cpus() const { return cpus_; }
+  // The program's MPI call sites (mpi/call_sites.hpp); the front-ends feed it. set_task: rank r's
+  // next computation belongs to `task` (told to the CPUs' observers when it starts on a dynamic
+  // host: per-task governors).
+  CallSites& call_sites() { return sites_; }
+  void set_task(RankId r, uint32_t task) { task_[static_cast<size_t>(r)] = task; }
   // Tells `sink` what each rank's CPU does and every message (mpi/activity.hpp); null: nothing is
   // reported and nothing is kept for it. Call before run().
   void set_activity(ActivitySink* sink);
@@ -244,6 +250,8 @@ class Executor : private cpu::CpuClient {
   OpPool& ops_;
   Program& program_;
   std::vector<HostId> rank_host_;
+  CallSites sites_;
+  std::vector<uint32_t> task_;  // per rank: the task of its next computation (set_task)
   size_t ncpus_;
   size_t nnics_;
   std::vector<SimTime> nexto_, nextgs_, nextgr_;

@@ -234,9 +234,25 @@ class LineParser {
       case TiKind::kTestsome:
       case TiKind::kTestall:
         break;
-      case TiKind::kLocation:
-        args(1, SIZE_MAX);  // SMPI writes `location  <line>` (empty file name) without -trace-call-location
+      case TiKind::kLocation: {
+        args(1, SIZE_MAX);
+        // `location <file> <line>`; the file name may hold blanks (all tokens but the last). SMPI
+        // writes `location  0` (no file, line 0) for a program built without -trace-call-location:
+        // an unknown place, kept as text "" and line 0.
+        const Tok first = next();
+        if (n == 1) {
+          if (first.s != "0")
+            fail(first.pos, "expected '<file> <line>' (the source file and line of the MPI call), got " +
+                                in_quotes(first.s) + ": a location names its file; SMPI's '0' alone means unknown");
+          break;
+        }
+        Tok last = first;
+        for (size_t k = 1; k < n; ++k) last = next();
+        const size_t file_end = line_.text.find_last_not_of(" \t\r", last.pos - 1) + 1;
+        a.text = line_.text.substr(first.pos, file_end - first.pos);
+        a.tag = static_cast<int32_t>(integer(last, 0, INT32_MAX, "a line number (0 or more) after the file name"));
         break;
+      }
       case TiKind::kCompute:
         args(1, 1);
         a.amount = number(next(), "a flop amount");

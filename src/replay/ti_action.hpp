@@ -37,6 +37,7 @@
 //   scan, exscan            bytes, amount = flops after the reduction (simfab extensions)
 //   set_pstate              peer = the pstate index (>= 0; the replayer checks it against the host)
 //   migrate                 (no arguments)
+//   location                text = the file ("" for SMPI's unknown place `location  0`), tag = line
 #pragma once
 
 #include <cstdint>
@@ -87,7 +88,7 @@ struct TiAction {
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;
-  std::string_view text;  // switch: its key=value arguments, as written (a view of the line)
+  std::string_view text;  // switch: its key=value arguments; location: the file (views of the line)
 };
 
 inline constexpr uint64_t kTiMaxCount = uint64_t{1} << 40;

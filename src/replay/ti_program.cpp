@@ -75,6 +75,15 @@ void TiProgram::advance(RankId r, SimTime t) {
     const mpi::Comm& comm = member_comm(r, ti_line_comm(file, line), line);
     const TiAction a = parse_ti_action(file, line, p, s.flags & kDefaultDouble, counts_, comm.size());
     if (ex_->activity() && !ti_is_collective(a.kind)) report_call(r, t, a, comm, nullptr);
+    CallSites& sites = ex_->call_sites();
+    if (a.kind == TiKind::kCompute) {
+      ex_->set_task(r, sites.task_before(r));
+    } else if (a.kind == TiKind::kLocation) {
+      sites.at_site(r, sites.site(a.text, a.tag));
+      continue;
+    } else if (a.kind != TiKind::kSleep) {
+      sites.called(r);
+    }
     switch (a.kind) {
       case TiKind::kInit:
         if (a.has_arg) s.flags |= kDefaultDouble;
@@ -85,7 +94,7 @@ void TiProgram::advance(RankId r, SimTime t) {
         if (!a.has_arg) continue;  // SimGrid's argument-less form
         start_creation(r, a, comm, t);
         return;
-      case TiKind::kLocation:
+      case TiKind::kLocation:  // above
       case TiKind::kTest:  // a completed request stays until waited for: nothing to do
       case TiKind::kTestany:
       case TiKind::kTestsome:

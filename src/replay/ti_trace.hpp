@@ -36,7 +36,7 @@
 // | comm_size     | [<n>]                                                 | nothing (*)
 // | comm_split    | (none), or simfab's <color> <key> <new_comm>          | nothing / see EXTENSIONS
 // | comm_dup      | (none), or simfab's <new_comm>                        | nothing / see EXTENSIONS
-// | location      | [<file>] <line> [more]                                | nothing (tracing only)
+// | location      | <file> <line> (the file may hold blanks), or SMPI's 0 | the next MPI call's site (**)
 // | compute       | <flops>                                               | calc flops/speed, blocking
 // | sleep         | <seconds>                                             | calc of that time, blocking
 // | send, recv    | <peer> <tag> <count> [<dt>]                           | blocking send / receive
@@ -83,7 +83,7 @@
 // | -333 as a receive's source        | MPI_ANY_SOURCE, or MPI_PROC_NULL | any source: SMPI writes both
 // |                                   |                      | alike, so an irecv from MPI_PROC_NULL
 // |                                   |                      | becomes a wildcard receive (it may deadlock)
-// | location  <line> (no file name)   | every call, with smpi/trace-call-location | nothing
+// | location  0 (no file, line 0)     | every call, with smpi/trace-call-location | an unknown site
 // | gatherv/scatterv with zero counts | the non-roots' calls | the root's counts are the ones used
 // | <dt> -1                           | a derived datatype   | 0 bytes per element, as SimGrid's table
 // Not written at all: MPI_Comm_split/dup/create/free (a sub-communicator's collective is written
@@ -114,6 +114,12 @@
 // Energy (seed 001): | set_pstate | <pstate> | the rank's host runs at that pstate from the time
 // the rank reaches the line on (computations already running continue at the new speed); an index
 // the host does not have is an error at the line.
+// Tasks (seed 001 §2.11): (**) SimGrid writes `location <file> <line>` before every action with
+// --cfg=smpi/trace-call-location:yes (the program built with smpicc -trace-call-location); before
+// a compute it names the MPI call that ends the computation. A computation's task is the pair
+// (the site of the rank's previous MPI call, the site of its next one), what per-task governors
+// (energy/governor=adagio, adagio-improved, lagrange) key their state by; a trace without
+// locations is one task per rank.
 // Load balancing (seed 001 ch. 9): | migrate | (no arguments) | AMPI's MPI_Migrate: with
 // --cfg lb/balancer=greedy, every lb/every-th migrate point is a barrier of all ranks at which
 // GreedyLB may move ranks to other hosts (energy/greedy_lb.hpp); otherwise nothing.

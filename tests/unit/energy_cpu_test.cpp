@@ -7,6 +7,7 @@
 
 #include "cpu/host_cpus.hpp"
 #include "energy/adagio.hpp"
+#include "energy/lagrange.hpp"
 #include "energy/energy_meter.hpp"
 #include "energy/governor.hpp"
 #include "energy/greedy_lb.hpp"
@@ -308,14 +309,84 @@ TEST(Adagio, NeverSpeedsUpOnceSlowedDown) {
 TEST(Adagio, ImprovedSpeedsUpHalfwayWhenOthersWaitForIt) {
   std::vector<double> speeds;
   for (int i = 0; i < 12; ++i) speeds.push_back((2300 - 100 * i) * 1e6);
-  double t_min = 0.10;
+  energy::TminWindow t_min;
+  t_min.push(0.10);
   // MPI time at or below t_min * factor: others wait for this host; pstate 9 -> 4 (9 / 2).
   EXPECT_EQ(energy::adagio_improved_next(1.0, 0.11, 9, speeds, 0, 11, 1.2, &t_min), 4);
-  EXPECT_DOUBLE_EQ(t_min, 0.11);
+  EXPECT_DOUBLE_EQ(t_min.t_min(), 0.11);  // Listing 5: t_min = t_lib
   // Well above: Adagio's rule, the slowest pstate that fits 0.99 (t_comp + t_lib).
   EXPECT_EQ(energy::adagio_improved_next(1.0, 0.5, 0, speeds, 0, 11, 1.2, &t_min),
             energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11));
   EXPECT_EQ(energy::adagio_next(1.0, 0.5, 0, speeds, 0, 11), 7);  // 2300/1600 = 1.4375 <= 1.485
+  EXPECT_DOUBLE_EQ(t_min.t_min(), 0.11);  // the larger t_lib joined the history; the least stays
+}
+
+TEST(Adagio, TminOverAWindowOfPastExecutions) {
+  energy::TminWindow all, last3(3);
+  for (double t : {0.5, 0.1, 0.4, 0.3, 0.6}) {
+    all.push(t);
+    last3.push(t);
+  }
+  EXPECT_DOUBLE_EQ(all.t_min(), 0.1);    // every execution
+  EXPECT_DOUBLE_EQ(last3.t_min(), 0.3);  // 0.4, 0.3, 0.6
+  last3.push(0.7);
+  last3.push(0.8);
+  EXPECT_DOUBLE_EQ(last3.t_min(), 0.6);  // 0.6, 0.7, 0.8
+  last3.restart(0.9);
+  EXPECT_DOUBLE_EQ(last3.t_min(), 0.9);
+  EXPECT_TRUE(energy::TminWindow().empty());
+}
+
+// Two pstates (2 and 1 Gflop/s), busy 200 and 120 W, idle 100 W, rho = 10: the values are worked
+// out by hand in the comments (g(f) + 5 (T - t - lambda)^2).
+TEST(Lagrange, OneAdmmStepOnTwoHostsByHand) {
+  const std::vector<double> busy{200, 120}, idle{100, 100};
+  energy::LagrangeParams params;
+  // Host A: T = 1 s or 2 s, s = 1.9 s, t = 1, lambda = 0.
+  //   f0: 1 x 200 + (1.9 - 1) x 100 + 5 x 0^2 = 290;  f1: 2 x 120 + 0 + 5 x 1^2 = 245  -> f1
+  //   t = min(2 - 0, 1.9) = 1.9;  lambda = 0 - (2 - 1.9) = -0.1
+  energy::LagrangeState a{1.0, 0.0};
+  EXPECT_EQ(energy::lagrange_step({1.0, 2.0}, busy, idle, 0, 1, 1.9, params, &a), 1);
+  EXPECT_DOUBLE_EQ(a.t, 1.9);
+  EXPECT_NEAR(a.lambda, -0.1, 1e-12);
+  // Host B: T = 0.5 s or 1 s, s = 0.6 s, t = 0.5, lambda = 0.
+  //   f0: 0.5 x 200 + 0.1 x 100 = 110;  f1: 1 x 120 + 5 x 0.5^2 = 121.25  -> f0;  t = 0.5, lambda = 0
+  energy::LagrangeState b{0.5, 0.0};
+  EXPECT_EQ(energy::lagrange_step({0.5, 1.0}, busy, idle, 0, 1, 0.6, params, &b), 0);
+  EXPECT_DOUBLE_EQ(b.t, 0.5);
+  EXPECT_DOUBLE_EQ(b.lambda, 0.0);
+  // A again: f0 290 + 5 x (1 - 1.9 + 0.1)^2 = 293.2, f1 240 + 5 x 0.2^2 = 240.2 -> f1;
+  // t = min(2 + 0.1, 1.9) = 1.9, lambda = -0.2: the excess over s accumulates.
+  EXPECT_EQ(energy::lagrange_step({1.0, 2.0}, busy, idle, 0, 1, 1.9, params, &a), 1);
+  EXPECT_NEAR(a.lambda, -0.2, 1e-12);
+  // Only f0 allowed: no choice, but t and lambda still step.
+  energy::LagrangeState c{1.0, 0.0};
+  EXPECT_EQ(energy::lagrange_step({1.0, 2.0}, busy, idle, 0, 0, 0.8, params, &c), 0);
+  EXPECT_DOUBLE_EQ(c.t, 0.8);
+  EXPECT_NEAR(c.lambda, -0.2, 1e-12);
+}
+
+TEST(Lagrange, PrintedFormsAsTheThesisPrintsThem) {
+  const std::vector<double> busy{200, 120}, idle{100, 100};
+  energy::LagrangeParams printed_idle;
+  printed_idle.printed_idle = true;
+  // g(f) = T E(f) + min(s, T) E_idle: f0 200 + 100 = 300; f1 240 + 190 + 5 = 435 -> f0.
+  energy::LagrangeState a{1.0, 0.0};
+  EXPECT_EQ(energy::lagrange_step({1.0, 2.0}, busy, idle, 0, 1, 1.9, printed_idle, &a), 0);
+  // The printed dual step lambda += T - t doubles lambda once T - lambda <= s.
+  energy::LagrangeParams printed_dual;
+  printed_dual.printed_dual = true;
+  energy::LagrangeState d{1.0, 0.0};
+  const std::vector<double> only{1.0};
+  energy::lagrange_step(only, {200}, {100}, 0, 0, 0.9, printed_dual, &d);  // t = 0.9, lambda = 0.1
+  EXPECT_NEAR(d.lambda, 0.1, 1e-12);
+  energy::lagrange_step(only, {200}, {100}, 0, 0, 0.9, printed_dual, &d);  // t = 0.9, lambda = 0.2
+  EXPECT_NEAR(d.lambda, 0.2, 1e-12);
+  energy::lagrange_step(only, {200}, {100}, 0, 0, 0.9, printed_dual, &d);  // t = 0.8, lambda = 0.4
+  EXPECT_NEAR(d.t, 0.8, 1e-12);
+  EXPECT_NEAR(d.lambda, 0.4, 1e-12);
+  energy::lagrange_step(only, {200}, {100}, 0, 0, 0.9, printed_dual, &d);  // t = 0.6, lambda = 0.8
+  EXPECT_NEAR(d.lambda, 0.8, 1e-12);
 }
 
 }  // namespace

@@ -189,7 +189,18 @@ TEST(TiAction, SmpiSpellings) {
   EXPECT_EQ(a.kind, TiKind::kWaitany);
   EXPECT_FALSE(a.has_arg);  // all of the rank's requests
   EXPECT_EQ(parse("0 testall", 2).action.kind, TiKind::kTestall);
-  EXPECT_EQ(parse("0 location  0", 2).action.kind, TiKind::kLocation);  // no file name
+  a = parse("0 location  0", 2).action;  // SMPI's unknown place: no file name, line 0
+  EXPECT_EQ(a.kind, TiKind::kLocation);
+  EXPECT_EQ(a.text, "");
+  const std::string loc = "0 location exchange_1.f 130", blanks = "0 location my dir/k.c  7 ";
+  a = parse(loc, 2).action;  // text is a view of the line
+  EXPECT_EQ(a.text, "exchange_1.f");
+  EXPECT_EQ(a.tag, 130);
+  a = parse(blanks, 2).action;  // a file name with blanks
+  EXPECT_EQ(a.text, "my dir/k.c");
+  EXPECT_EQ(a.tag, 7);
+  expect_error("0 location 12", 2, 1, 12, "expected '<file> <line>' (the source file and line of the MPI call), got '12'");
+  expect_error("0 location k.c x", 2, 1, 16, "expected a line number (0 or more) after the file name, got 'x'");
 
   EXPECT_EQ(parse("0 send -333 0 1 0", 2).action.peer, kProcNull);
   EXPECT_EQ(parse("0 isend -333 0 3 1", 2).action.peer, kProcNull);

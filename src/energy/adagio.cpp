@@ -8,8 +8,9 @@ int adagio_next(double t_comp, double t_lib, int cur, const std::vector<double>&
   // t_copy (the MPI time spent copying, not waiting) is part of t_lib: 1 % of the elapsed time,
   // as SimGrid approximates it, but never more than t_lib.
   const double target = t_comp + t_lib - std::min(0.01 * (t_comp + t_lib), t_lib);
+  // The ratio first: at f = cur it is exactly 1, so the current pstate always fits (the flaw).
   for (int f = hi; f >= lo; --f)
-    if (t_comp * speeds[static_cast<size_t>(cur)] / speeds[static_cast<size_t>(f)] <= target) return f;
+    if (t_comp * (speeds[static_cast<size_t>(cur)] / speeds[static_cast<size_t>(f)]) <= target) return f;
   return lo;
 }
 

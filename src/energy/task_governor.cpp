@@ -80,7 +80,7 @@ int TaskGovernor::judge(HostId h, HostState& s, TaskState& k, SimTime now) {
       const size_t n = speeds.size();
       std::vector<double> time_at(n), busy_w(n), idle_w(n);
       for (size_t p = 0; p < n; ++p) {
-        time_at[p] = t_comp * speeds[static_cast<size_t>(s.pstate)] / speeds[p];
+        time_at[p] = t_comp * (speeds[static_cast<size_t>(s.pstate)] / speeds[p]);  // exact at p = s.pstate
         busy_w[p] = power_line(profile.power[p], platform_.host(h).cores, params_.middle).watts(1);
         idle_w[p] = profile.power[p].idle_w;
       }

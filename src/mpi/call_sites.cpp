@@ -1,5 +1,7 @@
 #include "mpi/call_sites.hpp"
 
+#include <cstdio>
+
 namespace simfab {
 
 uint32_t CallSites::site(std::string_view file, int line) {
@@ -11,6 +13,16 @@ uint32_t CallSites::site(std::string_view file, int line) {
   const auto id = static_cast<uint32_t>(names_.size());
   names_.push_back(scratch_);
   by_name_.emplace(scratch_, id);
+  return id;
+}
+
+uint32_t CallSites::site_at(std::string_view object, uint64_t offset) {
+  if (auto it = by_offset_.find(offset); it != by_offset_.end()) return it->second;
+  char hex[24];
+  std::snprintf(hex, sizeof hex, "+0x%llx", static_cast<unsigned long long>(offset));
+  const auto id = static_cast<uint32_t>(names_.size());
+  names_.push_back(std::string(object) + hex);
+  by_offset_.emplace(offset, id);
   return id;
 }
 

@@ -33,6 +33,10 @@ class CallSites {
 
   // The id of site (file, line); the unknown site for an empty file name.
   uint32_t site(std::string_view file, int line);
+  // The id of the site at code offset `offset` of the program (simfab exec: an MPI call's return
+  // address in the rank's copy), named "<object>+0x<offset>" (addr2line -e <object> <offset> gives
+  // its file:line when the program has debug information). O(1) after the first time.
+  uint32_t site_at(std::string_view object, uint64_t offset);
   // The id of the task between two sites.
   uint32_t task(uint32_t previous, uint32_t next);
 
@@ -56,6 +60,7 @@ class CallSites {
   std::vector<std::string> names_{"?"};  // per site
   std::unordered_map<std::string, uint32_t> by_name_;
   std::string scratch_;
+  std::unordered_map<uint64_t, uint32_t> by_offset_;
   std::vector<std::pair<uint32_t, uint32_t>> tasks_{{kUnknown, kUnknown}};  // per task: its two sites
   std::unordered_map<uint64_t, uint32_t> by_pair_{{0, 0}};
   std::vector<RankSites> ranks_;

@@ -70,6 +70,13 @@ class CopyLinker {
   // the copy is not loaded.
   void* symbol(size_t index, const char* name) const;
 
+  // The offset of `addr` in copy `index`'s image, or -1 when it lies outside (a call site).
+  int64_t offset_in(size_t index, const void* addr) const {
+    const auto a = reinterpret_cast<uintptr_t>(addr);
+    return index < copies_ && a >= base_of(index) && a < base_of(index) + elf_.span
+               ? static_cast<int64_t>(a - base_of(index)) : -1;
+  }
+
   size_t per_mapping() const { return per_mapping_; }
   // Bytes of the memfd (K memory images), shared by all copies.
   size_t shared_bytes() const { return per_mapping_ * elf_.span; }

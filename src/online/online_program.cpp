@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "mpi/call_error.hpp"
 #include "online/datatype.hpp"
+#include "online/fortran/fortran_support.hpp"
 #include "online/mpi_fatal.hpp"
 #include "online/online_program_detail.hpp"
 #include "replay/ti_program.hpp"
@@ -36,6 +37,8 @@ OnlineProgram::OnlineProgram(ProgramImage& image, OpPool& ops, const Platform& p
       options_(std::move(options)), ranks_(rank_host_.size()), runner_(ops),
       comms_(static_cast<int32_t>(rank_host_.size())) {
   for (size_t r = 0; r < ranks_.size(); ++r) ranks_[r].host = rank_host_[r];
+  const std::string& path = image_.path();
+  program_name_ = path.substr(path.find_last_of('/') + 1);
   g_active = this;
   set_fatal_context(&describe_current);
 }
@@ -203,6 +206,7 @@ void OnlineProgram::charge(SimTime duration, uint8_t flags) {
   Rank& R = rank();
   if (options_.lb.enabled && !(flags & op_flag::kDelay))
     R.lb_flops += duration.seconds() * platform_.host(R.host).speed_flops;
+  ex_->set_task(current_, ex_->call_sites().task_before(current_));
   const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, flags);
   R.calc = id;
   R.calc_done = false;
@@ -211,7 +215,7 @@ void OnlineProgram::charge(SimTime duration, uint8_t flags) {
   advance_to(R.calc_end);
 }
 
-void OnlineProgram::enter(const char* call, bool any_time) {
+void OnlineProgram::enter(const char* call, bool any_time, const void* caller) {
   if (current_ < 0) mpi_fatal(call, "called outside a rank of a simfab exec run");
   Rank& R = rank();
   if (!any_time) {
@@ -222,6 +226,10 @@ void OnlineProgram::enter(const char* call, bool any_time) {
   // streak (spinning()); any other call or computation ends it.
   R.spin_streak = R.spins;
   R.spins = 0;
+  CallSites* sites = ex_ ? &ex_->call_sites() : nullptr;
+  if (const void* fortran = FortranCallSite::take()) caller = fortran;
+  const int64_t offset = caller && sites ? image_.offset_in(current_, caller) : -1;
+  if (offset >= 0) sites->at_site(current_, sites->site_at(program_name_, static_cast<uint64_t>(offset)));
   if (options_.measured) {
     // The thread CPU clock is a system call here (about 1.4 us on a VM): its own cost, measured
     // once (clock_cost_s_), is not the program's.
@@ -231,6 +239,7 @@ void OnlineProgram::enter(const char* call, bool any_time) {
       charge(scaled(burst));
     }
   }
+  if (offset >= 0) sites->called(current_);  // a nested call (from simfab's own code) is not a site
   if (ex_ && ex_->activity()) report_enter(call);
 }
 

@@ -116,8 +116,10 @@ class OnlineProgram final : public Program, private EventHandler {
   const FortranSentinels& fortran_sentinels() const { return rank().fortran; }
   SimTime now() const;
   // Every MPI call starts with enter(): checks the call is allowed now (after MPI_Init, before
-  // MPI_Finalize, unless `any_time`), then charges the computation since the previous call.
-  void enter(const char* call, bool any_time = false);
+  // MPI_Finalize, unless `any_time`), notes its site (`caller`: its return address; a Fortran
+  // binding's caller instead, FortranCallSite) when that lies in the rank's copy of the program,
+  // then charges the computation since the previous call as the task between the two sites.
+  void enter(const char* call, bool any_time = false, const void* caller = nullptr);
   void leave();  // the call's own CPU time is not the program's computation
   // For the outputs (mpi/activity.hpp; online_activity.cpp): the calls that may take simulated
   // time are reported when they start, and the program's own computation when they return; a
@@ -380,6 +382,7 @@ class OnlineProgram final : public Program, private EventHandler {
   std::string describe_comm(MPI_Comm c) const;
 
   ProgramImage& image_;
+  std::string program_name_;  // the program file's name, for its call sites
   OpPool& ops_;
   const Platform& platform_;
   std::vector<HostId> rank_host_;

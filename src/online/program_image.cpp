@@ -1,6 +1,7 @@
 #include "online/program_image.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <elf.h>
 #include <sys/mman.h>
 #include <unistd.h>
@@ -219,9 +220,21 @@ ProgramImage::Main ProgramImage::load_copy(int index, int argc, char** argv) {
     fail(path_, "the program defines no `main` function");
   }
   handles_[slot] = handle;
+  if (bases_.size() <= slot) bases_.resize(slot + 1, 0);
+  if (link_map* map = nullptr; ::dlinfo(handle, RTLD_DI_LINKMAP, &map) == 0 && map) bases_[slot] = map->l_addr;
   load_order_.push_back(index);
   ++loaded_;
   return reinterpret_cast<Main>(main_symbol);
+}
+
+int64_t ProgramImage::offset_in(int index, const void* addr) const {
+  if (linker_) return linker_->offset_in(static_cast<size_t>(index), addr);
+  const size_t slot = static_cast<size_t>(index);
+  Dl_info info{};
+  if (slot >= bases_.size() || bases_[slot] == 0 || ::dladdr(addr, &info) == 0 ||
+      reinterpret_cast<uintptr_t>(info.dli_fbase) != bases_[slot])
+    return -1;
+  return static_cast<int64_t>(reinterpret_cast<uintptr_t>(addr) - bases_[slot]);
 }
 
 void* ProgramImage::symbol(int index, const char* name) const {

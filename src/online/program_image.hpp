@@ -73,6 +73,10 @@ class ProgramImage {
   // The address of `name` in copy `index` (nullptr if the copy does not define it).
   void* symbol(int index, const char* name) const;
 
+  // The offset of code address `addr` in copy `index` (the same for every copy: the program's
+  // own address of it), or -1 when it is not the copy's (simfab's code, a library). O(1) under
+  // the simfab loader; dladdr() under dlopen.
+  int64_t offset_in(int index, const void* addr) const;
   const std::string& path() const { return path_; }
   // "simfab" or "dlopen": the loader in use.
   const char* loader_name() const { return use_dlopen_ ? "dlopen" : "simfab"; }
@@ -91,6 +95,7 @@ class ProgramImage {
   std::unique_ptr<CopyLinker> linker_;
   size_t writable_bytes_ = 0;
   std::vector<void*> handles_;  // by copy index; nullptr = not loaded
+  std::vector<uintptr_t> bases_;  // dlopen: by copy index, its load base (link_map's l_addr)
   std::vector<int> load_order_;
   size_t loaded_ = 0;
 };

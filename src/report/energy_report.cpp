@@ -21,6 +21,7 @@ void print_energy(std::ostream& os, const RunResult& r, const Config& cfg) {
   os << "  waiting ranks draw: " << (cfg.choice("energy/polling") == "busy" ? "busy (polling)" : "idle")
      << "; governor: " << cfg.choice("energy/governor");
   if (r.governor_changes) os << " (" << r.governor_changes << " pstate changes)";
+  if (r.tasks > 1) os << "; " << r.tasks << " tasks (computations between two MPI call sites)";
   if (r.migrations) os << "; " << r.migrations << " rank migrations";
   os << "\n";
   const size_t n = e.hosts.size();
@@ -64,6 +65,7 @@ void add_energy_json(nlohmann::ordered_json& j, const RunResult& r, const Config
                  {"middle_value", cfg.choice("energy/middle-value")},
                  {"governor", cfg.choice("energy/governor")},
                  {"governor_changes", r.governor_changes},
+                 {"tasks", r.tasks},
                  {"migrations", r.migrations}};
   if (!r.nic.energy_j.empty()) j["energy"]["nics_j"] = e.nics_j;
 }

@@ -189,6 +189,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
   if (const auto* pn = dynamic_cast<const nic::PortalsNetwork*>(net.get())) nic_results(*pn, platform, cfg, out);
   if (governor) out.governor_changes = governor->changes();
+  out.tasks = ex.call_sites().tasks();
   out.migrations = program.migrations();
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());

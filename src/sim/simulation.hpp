@@ -67,6 +67,7 @@ struct RunResult {
   NicResult nic;
   std::vector<PhaseResult> phases;  // with model switches: one per phase (sim/model_switch.hpp)
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
+  uint64_t tasks = 0;             // distinct tasks the computations belong to (mpi/call_sites.hpp)
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)

@@ -17,7 +17,10 @@ written here, and compares the JSON with a value computed by hand (comments give
      n; 12 waiting ranks draw 188 W against 92 W; the same on a host with pstates;
   e. determinism: governor runs and a sweep, twice with --reproducible: byte-identical JSON;
   f. bad input: exit status 2, the message naming the problem, no JSON written;
-  g. shared cores (seed 001 test 5): p ranks of 1 Gflop on a 4-core 1 Gf host end at max(1, p/4) s.
+  g. shared cores (seed 001 test 5): p ranks of 1 Gflop on a 4-core 1 Gf host end at max(1, p/4) s;
+  h. per-task governors (seed 001 test 10): Adagio on a two-task toy keeps the task with slack slow
+     and the other fast (a schedule per task) or ratchets both down (one per host); the tasks come
+     from `location` lines and, in simfab exec, from the MPI calls' sites (C and Fortran); bad keys.
 Checks listed in KNOWN_BUGS are reported as XFAIL (they check the correct value; a pass is
 reported as XPASS so the entry can be removed). Exits 1 on any other failure.
 """
@@ -449,9 +452,85 @@ def sharing_checks():
           d1 and [finish(d1, r) for r in range(3)])
 
 
+# ---- h. per-task governors (seed 001 test 10, §4.5-4.7) -----------------------------------------
+def task_checks():
+    # Host a: 100/50/20 Mf (dvfs3's power); host b: 100 Mf, not governed; free messages. Per
+    # iteration rank 0 computes task A (0.1 s at 100 Mf) and task B (0.1 s), each followed by a
+    # sendrecv with rank 1, which computes 0.25 s and 0.1 s: A has 0.15 s of slack, B none.
+    plat = write("toy.yaml", "hosts:\n  - name: a\n    speed: [100Mf, 50Mf, 20Mf]\n"
+                             "    power: [[10, 20, 20], [10, 15, 15], [10, 12, 12]]\n  - {name: b, speed: 100Mf}\n")
+    hf = write("toy.hosts", "a\nb\n")
+    plat = write("toy.yaml", open(plat).read() + "links:\n  - {name: l, bandwidth: 1GBps, latency: 0}\n"
+                             "routes:\n  - {src: a, dst: b, links: [l]}\n")
+    lines = []
+    for _ in range(10):
+        lines += ["0 location toy.c 10", "0 compute 1e7", "0 sendrecv 1 0 8 1 0 8",
+                  "0 location toy.c 20", "0 compute 1e7", "0 sendrecv 1 0 8 1 0 8",
+                  "1 compute 2.5e7", "1 sendrecv 0 0 8 0 0 8", "1 compute 1e7", "1 sendrecv 0 0 8 0 0 8"]
+    toy = write("toy.ti", ti(lines))
+    base = ["--platform", plat, "--hostfile", hf, "--trace", toy, "--cfg", "energy/governor=adagio"] + FREE_MSGS + IDLE
+    # A schedule per task: A's slack fits pstate 1 (0.2 s <= 0.99 x 0.25 s), B stays at pstate 0;
+    # the iteration keeps its 0.35 s: 3.5 s. Task A's first execution follows no call site, so A
+    # is a new task (B -> A) in iteration 2 and runs slow from iteration 3: 8 x 2 pstate changes.
+    rc, err, d, _ = run(base, "toy_task.json")
+    check("h adagio, a schedule per task: 10 x 0.35 s", d and d["makespan_ps"], 35 * S // 10)
+    check("h adagio, a schedule per task: 16 pstate changes", d and d["energy"]["governor_changes"], 16)
+    check("h adagio: 4 tasks ((none, A), (A, B), (B, A), and the unknown one)", d and d["energy"]["tasks"], 4)
+    # One schedule per host (SimGrid's implementation): A's decision (pstate 1) is applied to B,
+    # whose t_lib is then 0: Adagio never speeds up again, every iteration takes 0.25 + 0.2 s.
+    rc, err, d, _ = run(base + ["--cfg", "energy/adagio-schedule=host"], "toy_host.json")
+    check("h adagio, one schedule per host: ratchets to 10 x 0.45 s", d and d["makespan_ps"], 45 * S // 10)
+    check("h adagio, one schedule per host: 1 pstate change", d and d["energy"]["governor_changes"], 1)
+    # Without location lines every computation is one task: the same as one schedule per host.
+    plain = write("toy_plain.ti", ti([l for l in lines if " location " not in l]))
+    rc, err, d, _ = run(["--platform", plat, "--hostfile", hf, "--trace", plain, "--cfg", "energy/governor=adagio"]
+                        + FREE_MSGS + IDLE, "toy_plain.json")
+    check("h adagio without location lines: 10 x 0.45 s", d and d["makespan_ps"], 45 * S // 10)
+    check("h adagio without location lines: 1 task", d and d["energy"]["tasks"], 1)
+    # simfab exec: each MPI call's site is its return address in the program (C and Fortran).
+    cc, fc = os.path.join(os.path.dirname(SIMFAB), "simfab-cc"), os.path.join(os.path.dirname(SIMFAB), "simfab-fc")
+    for compiler, src in ((cc, os.path.join(HERE, "two_kernels.c")), (fc, os.path.join(HERE, "two_kernels.f90"))):
+        if not os.path.exists(compiler) or (src.endswith(".f90") and not shutil.which("gfortran")):
+            continue
+        prog = os.path.join(workdir(), os.path.basename(src) + ".bin")
+        b = subprocess.run([compiler, "-o", prog, src], capture_output=True, text=True)
+        out = os.path.join(workdir(), os.path.basename(src) + ".json")
+        p = subprocess.run([SIMFAB, "exec", "-np", "2", "--platform", plat, "--hostfile", hf, "--cfg",
+                            "online/compute=declared", "--cfg", "energy/governor=adagio", "--json", out, "--quiet"]
+                           + FREE_MSGS + IDLE + [prog], capture_output=True, text=True, timeout=300)
+        d = json.load(open(out)) if b.returncode == 0 and p.returncode == 0 and os.path.exists(out) else None
+        check(f"h simfab exec {os.path.basename(src)}: its two kernels' MPI calls make 3 tasks",
+              d and d["energy"]["tasks"], 3)
+        check(f"h simfab exec {os.path.basename(src)}: adagio keeps the kernel with slack slow (10 x 0.35 s)",
+              d and d["makespan_ps"], 35 * S // 10)
+    cases = [
+        ("lagrange on pstates without power", ["--platform", write("nopower.yaml", "hosts:\n  - {name: a, speed: [2Gf, 1Gf]}\n"),
+                                               "--trace", write("c1.ti", ti(["0 compute 1e9"])), "--cfg", "energy/governor=lagrange"],
+         ["energy/governor=lagrange", "host 'a'", "no power"]),
+        ("adagio-factor below 1", ["--platform", plat, "--hostfile", hf, "--trace", toy, "--cfg", "energy/adagio-factor=0.5"],
+         ["energy/adagio-factor=0.5", "from 1"]),
+        ("lagrange-overlay above 1", ["--platform", plat, "--hostfile", hf, "--trace", toy, "--cfg", "energy/lagrange-overlay=2"],
+         ["energy/lagrange-overlay=2", "0.01 to 1"]),
+        ("lagrange-window 0", ["--platform", plat, "--hostfile", hf, "--trace", toy, "--cfg", "energy/lagrange-window=0"],
+         ["energy/lagrange-window=0", "1 (the last span)"]),
+        ("unknown governor", ["--platform", plat, "--hostfile", hf, "--trace", toy, "--cfg", "energy/governor=lagrangian"],
+         ["'lagrangian'", "energy/governor", "lagrange"]),
+        ("a location line without its file", ["--platform", plat, "--hostfile", hf, "--trace",
+                                              write("noloc.ti", ti(["0 location 12", "0 compute 1e7"]))],
+         ["noloc.ti:1:", "expected '<file> <line>'", "'12'"]),
+    ]
+    for name, args, phrases in cases:
+        rc, err, d, path = run(args, "bad_task.json")
+        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
+        if os.path.exists(path):
+            problems.append("a JSON file was written")
+        if not ONLY or ONLY in "h bad input: " + name:
+            results.append(("h bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+
+
 def main():
     groups = [flow_checks, table_checks, dvfs_checks, polling_checks, determinism_checks, bad_input_checks,
-              sharing_checks]
+              sharing_checks, task_checks]
     def in_own_dir(g):
         local.dir = os.path.join(tmp, g.__name__)
         os.makedirs(local.dir, exist_ok=True)

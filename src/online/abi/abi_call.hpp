@@ -1,7 +1,8 @@
 // The one call point between a rank and the kernel (ARCHITECTURE.md): every extern "C" MPI_*
 // function of online mode opens a Call, which finds the running OnlineProgram, checks the call is
-// allowed (after MPI_Init, before MPI_Finalize, unless `any_time`), charges the computation the
-// rank did since its previous call, and on exit restarts the rank's computation clock so the
+// allowed (after MPI_Init, before MPI_Finalize, unless `any_time`), notes the call's site (its
+// return address: mpi/call_sites.hpp), charges the computation the rank did since its previous
+// call, and on exit restarts the rank's computation clock so the
 // call's own CPU time is not charged as the program's.
 #pragma once
 
@@ -14,7 +15,10 @@ namespace simfab::online {
 
 class Call {
  public:
-  explicit Call(const char* name, bool any_time = false) : p_(program(name)), name_(name) { p_.enter(name, any_time); }
+  // Inlined into the MPI function, so that the return address is the program's call site.
+  [[gnu::always_inline]] explicit Call(const char* name, bool any_time = false) : p_(program(name)), name_(name) {
+    p_.enter(name, any_time, __builtin_return_address(0));
+  }
   ~Call() { p_.leave(); }
   Call(const Call&) = delete;
   Call& operator=(const Call&) = delete;

@@ -31,6 +31,30 @@
 
 namespace simfab::online {
 
+// The call site of a Fortran MPI call (mpi/call_sites.hpp): the binding calls the C function,
+// whose return address is then inside simfab, so every binding first notes its own caller's
+// address; the C function's Call takes it (take()) before anything can switch ranks, and the
+// binding's exit forgets it if no Call did.
+class FortranCallSite {
+ public:
+  explicit FortranCallSite(const void* caller) : caller_(caller) { pending_ = caller; }
+  ~FortranCallSite() {
+    if (pending_ == caller_) pending_ = nullptr;
+  }
+  FortranCallSite(const FortranCallSite&) = delete;
+  FortranCallSite& operator=(const FortranCallSite&) = delete;
+  // The noted caller (once), or nullptr.
+  static const void* take() {
+    const void* c = pending_;
+    pending_ = nullptr;
+    return c;
+  }
+
+ private:
+  const void* caller_;
+  static inline const void* pending_ = nullptr;
+};
+
 inline constexpr int kFortranStatusSize = 6;  // MPI_STATUS_SIZE: sizeof(MPI_Status) / sizeof(INTEGER)
 static_assert(sizeof(MPI_Status) == kFortranStatusSize * sizeof(int));
 

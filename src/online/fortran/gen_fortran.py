@@ -109,7 +109,7 @@ def binding(ret, name, args):
             call_args.append(pname)
     call = f"{name}({', '.join(call_args)})"
     lower = name.lower() + "_"
-    body = ["  " + b for b in before]
+    body = ["  const FortranCallSite site_(__builtin_return_address(0));"] + ["  " + b for b in before]
     if ret in ("double", "MPI_Aint") or (ret == "int" and name in FUNCTIONS):
         sig = f'extern "C" {ret} {lower}({", ".join(params + lens)})'
         return sig + " {\n" + "\n".join(body + [f"  return {call};"]) + "\n}\n"

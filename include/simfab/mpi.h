@@ -677,6 +677,12 @@ void simfab_sleep(double seconds);
 int simfab_set_pstate(int pstate);
 int simfab_get_pstate(void);
 int simfab_pstate_count(void);
+/* Switching hosts off and on (energy): the named host shuts down (then draws its power_off) or
+ * boots, taking the time and energy its platform gives (boot_time, boot_energy, shutdown_time,
+ * shutdown_energy). Turning off a host whose ranks have not all finished, or switching a host
+ * that is not in the state to switch (off twice, on while on), stops the run (exit 2). */
+int simfab_host_off(const char* host);
+int simfab_host_on(const char* host);
 /* Load balancing (AMPI's MPI_Migrate): with --cfg lb/balancer=greedy, every lb/every-th call is
  * a point where all ranks meet and GreedyLB may move ranks to other hosts; else nothing. */
 void simfab_migrate(void);

@@ -117,6 +117,11 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
     }
     if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish);
     he.idle_s = idle_ps / 1e12;
+    if (host_power_) {  // time off: its power instead of idle power (no rank runs there then)
+      he.energy_j += host_power_->extra_joules(h, makespan, line(h, m.pstate).idle_w);
+      he.off_s = host_power_->off_seconds(h, makespan);
+      he.offs = host_power_->offs(h);
+    }
     rep.hosts_j += he.energy_j;
     rep.hosts.push_back(std::move(he));
   }

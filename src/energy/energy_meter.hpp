@@ -21,6 +21,9 @@
 // rank_host is read at the end (the executor's, which load balancing changes): under polling a
 // migrated rank's waiting counts on its last host.
 //
+// Hosts switched off (cpu/host_power.hpp): over their off and transition intervals a host draws
+// power_off or the transition's power instead of its idle power (no rank computes there then).
+//
 // Links with power: P = Idle + (Busy - Idle) * u, u = throughput / bandwidth, so
 //     E_l = Idle * T + (Busy - Idle) * bytes_l / bandwidth_l
 // exactly, from the bytes each link carried (models with link statistics: flow, smpi). Under a
@@ -32,6 +35,7 @@
 #include <vector>
 
 #include "cpu/host_cpus.hpp"
+#include "cpu/host_power.hpp"
 #include "energy/power_model.hpp"
 #include "net/network.hpp"
 
@@ -40,7 +44,9 @@ namespace simfab::energy {
 struct HostEnergy {
   std::string name;
   double energy_j = 0;
-  double idle_s = 0;  // time with no computation, within [0, makespan]
+  double idle_s = 0;  // time with no computation, within [0, makespan] (off time included)
+  double off_s = 0;   // time shutting down, off or booting (cpu/host_power.hpp)
+  int offs = 0;       // times it was switched off
 };
 
 struct LinkClassEnergy {
@@ -71,6 +77,9 @@ class EnergyMeter : public cpu::CpuObserver {
   void on_cpu_state(HostId h, SimTime t, int busy, int pstate) override;
   void on_fixed_computation(HostId h, SimTime start, SimTime end) override;
 
+  // Hosts switched off and on (cpu/host_power.hpp): their off and transition power replaces idle
+  // power over those intervals. Null: every host is on all along.
+  void set_host_power(const cpu::HostPower* p) { host_power_ = p; }
   // The report at the end of a run of length `makespan`; finish[r] is rank r's finish time.
   EnergyReport finish(SimTime makespan, const std::vector<SimTime>& finish, const NetworkStats& net) const;
 
@@ -96,6 +105,7 @@ class EnergyMeter : public cpu::CpuObserver {
   const std::vector<HostId>& rank_host_;
   MiddleValue middle_;
   bool polling_;
+  const cpu::HostPower* host_power_ = nullptr;
   std::vector<Meter> meters_;  // per host
   std::map<std::pair<int, int>, std::vector<PowerLine>> line_sets_;  // per (profile, cores)
   std::vector<const std::vector<PowerLine>*> lines_;                // per host; nullptr: no power

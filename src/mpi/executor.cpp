@@ -67,6 +67,15 @@ void Executor::on_op(SimTime t, OpId id) {
   }
 }
 
+std::string Executor::switch_host(HostId h, bool on, SimTime t) {
+  if (!host_power_) return "this run cannot switch hosts off and on";
+  if (on) return host_power_->turn_on(h, t);
+  std::vector<RankId> here;
+  for (RankId r = 0; r < static_cast<RankId>(rank_host_.size()); ++r)
+    if (rank_host_[static_cast<size_t>(r)] == h && !finished_by(r, t)) here.push_back(r);
+  return host_power_->turn_off(h, t, here);
+}
+
 void Executor::run_calc(SimTime t, OpId id) {
   Op& op = ops_[id];
   const RankId r = op.rank;
@@ -524,6 +533,18 @@ std::string Executor::describe_uq(RankId r) const {
   return out;
 }
 
+SimTime Executor::rank_end(RankId r) const {
+  SimTime f = SimTime::zero();
+  for (size_t c = 0; c < ncpus_; ++c) f = max(f, nexto_[static_cast<size_t>(r) * ncpus_ + c]);
+  return f == SimTime::never() ? f : max(f, program_.end_time(r));
+}
+
+bool Executor::finished_by(RankId r, SimTime t) const {
+  // A front-end may have read a rank to its end ahead of the engine (CPU timers): its last
+  // computation can still end after t.
+  return program_.rank_finished(r) && rank_end(r) <= t;
+}
+
 ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
@@ -535,9 +556,7 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   const size_t n = rank_host_.size();
   res.finish.resize(n);
   for (size_t r = 0; r < n; ++r) {
-    SimTime f = SimTime::zero();
-    for (size_t c = 0; c < ncpus_; ++c) f = max(f, nexto_[r * ncpus_ + c]);
-    if (f != SimTime::never()) f = max(f, program_.end_time(static_cast<RankId>(r)));
+    const SimTime f = rank_end(static_cast<RankId>(r));
     res.finish[r] = f;
     res.makespan = max(res.makespan, f);
     for (uint32_t m = uq_[r].head; m != kNoOp; m = msgs_[m].next) ++res.unmatched_messages;

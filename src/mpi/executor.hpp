@@ -57,6 +57,7 @@
 
 #include "core/engine.hpp"
 #include "cpu/host_cpus.hpp"
+#include "cpu/host_power.hpp"
 #include "mpi/activity.hpp"
 #include "mpi/call_sites.hpp"
 #include "mpi/op.hpp"
@@ -144,6 +145,12 @@ class Executor : private cpu::CpuClient {
   // next computation belongs to `task` (told to the CPUs' observers when it starts on a dynamic
   // host: per-task governors).
   CallSites& call_sites() { return sites_; }
+  // Hosts switched off and on (cpu/host_power.hpp), the trace's host_off/host_on and the online
+  // calls; null: the run cannot switch hosts. switch_host returns "" or why not (a rank of the
+  // host has not finished, the host is not in the state the switch needs).
+  void set_host_power(cpu::HostPower* p) { host_power_ = p; }
+  cpu::HostPower* host_power() const { return host_power_; }
+  std::string switch_host(HostId h, bool on, SimTime t);
   void set_task(RankId r, uint32_t task) { task_[static_cast<size_t>(r)] = task; }
   // Tells `sink` what each rank's CPU does and every message (mpi/activity.hpp); null: nothing is
   // reported and nothing is kept for it. Call before run().
@@ -188,6 +195,10 @@ class Executor : private cpu::CpuClient {
     void handle(SimTime now, uint64_t index) override { ex->on_delivery(now, static_cast<uint32_t>(index)); }
   };
 
+  // When rank r ends: the later of its CPU timers and the front-end's end_time (never() while a
+  // dynamic computation holds a CPU); whether it has ended by t.
+  SimTime rank_end(RankId r) const;
+  bool finished_by(RankId r, SimTime t) const;
   void on_op(SimTime t, OpId id);
   void run_calc(SimTime t, OpId id);
   void computation_done(uint32_t token, SimTime t) override;
@@ -251,6 +262,7 @@ class Executor : private cpu::CpuClient {
   Program& program_;
   std::vector<HostId> rank_host_;
   CallSites sites_;
+  cpu::HostPower* host_power_ = nullptr;
   std::vector<uint32_t> task_;  // per rank: the task of its next computation (set_task)
   size_t ncpus_;
   size_t nnics_;

@@ -295,6 +295,16 @@ void OnlineProgram::set_pstate(int p) {
   on_kernel_stack([&] { ex_->cpus()->set_pstate(h, p); });
 }
 
+void OnlineProgram::switch_host(const char* host, bool on, const char* call) {
+  if (!host) mpi_fatal(call, "host is NULL");
+  const std::optional<HostId> h = platform_.find_host(host);
+  if (!h) mpi_fatal(call, std::string("no host '") + host + "' in the platform");
+  sync_engine();
+  std::string why;
+  on_kernel_stack([&] { why = ex_->switch_host(*h, on, rank().now); });
+  if (!why.empty()) mpi_fatal(call, why);
+}
+
 void OnlineProgram::sync_engine() {
   Rank& R = rank();
   if (R.now <= ex_->engine().now()) return;

@@ -137,6 +137,9 @@ class OnlineProgram final : public Program, private EventHandler {
   // (seed 001 §2.3). A set takes effect at the rank's current time, for every computation on
   // that host; an index the host does not have is an MPI usage error.
   void set_pstate(int pstate);
+  // simfab_host_off / simfab_host_on (cpu/host_power.hpp) at the rank's current time; a host that
+  // cannot be switched (unknown, a rank of it unfinished, not in the state) is a usage error.
+  void switch_host(const char* host, bool on, const char* call);
   // simfab_migrate (AMPI's MPI_Migrate; seed 001 §2.17): with lb/balancer=greedy, every
   // lb/every-th call of a rank is a point where all ranks meet; the last to arrive runs GreedyLB
   // on the flops each charged since the previous balancing, and each rank goes on after its

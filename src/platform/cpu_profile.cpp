@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <tuple>
 #include <utility>
 
 namespace simfab {
@@ -65,6 +66,15 @@ CpuProfileError diagnose_cpu_profile(const CpuProfile& p) {
   if (!(p.power_off_w >= 0) || !std::isfinite(p.power_off_w))
     return fail(Field::kPowerOff, -1,
                 "the power when off (" + watts(p.power_off_w) + ") must be a finite number >= 0");
+  for (const auto& [t, field, name] : {std::tuple{&p.boot, Field::kBoot, "boot"},
+                                       std::tuple{&p.shutdown, Field::kShutdown, "shutdown"}}) {
+    if (!(t->time_s >= 0) || !std::isfinite(t->time_s))
+      return fail(field, -1, std::string("the ") + name + " time (" + std::to_string(t->time_s) +
+                                 " s) must be a finite number >= 0");
+    if (!(t->energy_j >= 0) || !std::isfinite(t->energy_j))
+      return fail(field, -1, std::string("the ") + name + " energy (" + std::to_string(t->energy_j) +
+                                 " J) must be a finite number >= 0");
+  }
   return {};
 }
 

@@ -18,7 +18,7 @@
 //
 // Validation (check_cpu_profile): at least one speed, every speed > 0; the initial pstate one of
 // them; power either absent or one triple per speed; every value >= 0 and finite; AllCores >=
-// OneCore; power_off >= 0. Errors are returned as text naming the offending pstate, for the
+// OneCore; power_off >= 0; boot and shutdown times and energies finite and >= 0. Errors are returned as text naming the offending pstate, for the
 // loaders to prefix with the host and attribute; diagnose_cpu_profile also says which part of
 // the profile (hence which attribute of the platform file) is wrong, for the loaders to locate.
 //
@@ -40,11 +40,20 @@ struct PstatePower {
   double all_cores_w = 0;  // every core busy
 };
 
+// Switching a host off or on (seed 001 §2.13: the off state; cpu/host_power.hpp): how long it
+// takes and the energy it costs, drawn evenly over that time (all at once when the time is 0).
+struct PowerTransition {
+  double time_s = 0;
+  double energy_j = 0;
+};
+
 struct CpuProfile {
   std::vector<double> speeds;       // flop/s of one core per pstate; size >= 1
   std::vector<PstatePower> power;   // empty: no power model; else one per pstate
   double power_off_w = 0;           // a host switched off
   int initial_pstate = 0;           // the pstate a run starts in
+  PowerTransition boot;             // from off to on
+  PowerTransition shutdown;         // from on to off
 
   int pstates() const { return static_cast<int>(speeds.size()); }
   bool has_power() const { return !power.empty(); }
@@ -58,7 +67,7 @@ std::string check_cpu_profile(const CpuProfile& p);
 // kInitialPstate (initial_pstate), kPower (power; pstate = the offending triple, or -1 when their
 // number is wrong), kPowerOff (power_off). field == kNone and text empty when valid.
 struct CpuProfileError {
-  enum class Field { kNone, kSpeeds, kInitialPstate, kPower, kPowerOff };
+  enum class Field { kNone, kSpeeds, kInitialPstate, kPower, kPowerOff, kBoot, kShutdown };
   Field field = Field::kNone;
   int pstate = -1;
   std::string text;

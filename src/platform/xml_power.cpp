@@ -3,6 +3,9 @@
 //   <prop id="wattage_per_state" value="Idle:OneCore:AllCores, ..."/>   in <host> or <cluster>
 //   <prop id="wattage_off" value="W"/>                                   in <host> or <cluster>
 //   <prop id="wattage_range" value="Idle:Busy"/>                         in <link>
+//   <prop id="boot_time" value="120s"/>, boot_energy (J), shutdown_time, shutdown_energy
+//                                  in <host> or <cluster>: simfab's, for switching hosts off and on
+//                                  (cpu/host_power.hpp); they need wattage_per_state
 // and SimGrid's older names watt_per_state, watt_off, watt_range. Props are children, read after
 // the host, cluster or link is built: the profile (or the link's power) is applied at the end tag.
 // A host with one speed and no power keeps cpu_profile = -1; the hosts of one cluster share one
@@ -51,6 +54,18 @@ void XmlBuilder::read_energy_prop(const std::string& id, const std::string& valu
   PendingCpu& c = *cpu_;
   const bool per_state = id == "wattage_per_state" || id == "watt_per_state";
   const bool off = id == "wattage_off" || id == "watt_off";
+  if (id == "boot_time" || id == "boot_energy" || id == "shutdown_time" || id == "shutdown_energy") {
+    PowerTransition& t = id[0] == 'b' ? c.profile.boot : c.profile.shutdown;
+    if (id.ends_with("_time")) {
+      t.time_s = latency("prop", id, value).seconds();
+    } else {
+      auto j = parse_watts(value);  // a plain decimal number
+      if (!j) throw error("bad '" + id + "' '" + value + "' of " + c.owner + "; expected a number of joules, e.g. 1500");
+      t.energy_j = *j;
+    }
+    if (!c.on_off) c.on_off = PendingCpu::Prop{id, here()};
+    return;
+  }
   if (!per_state && !off) return;  // other properties mean nothing to simfab
   std::optional<PendingCpu::Prop>& slot = per_state ? c.power : c.off;
   if (slot)
@@ -78,14 +93,16 @@ void XmlBuilder::finish_cpu() {
   const CpuProfileError e = diagnose_cpu_profile(c.profile);
   if (e.field != Field::kNone) {
     // Speeds and the pstate are checked at the start tag; what is left is about the props.
-    const std::optional<PendingCpu::Prop>& at = e.field == Field::kPowerOff ? c.off : c.power;
+    const bool transition = e.field == Field::kBoot || e.field == Field::kShutdown;
+    const std::optional<PendingCpu::Prop>& at = e.field == Field::kPowerOff ? c.off : transition ? c.on_off : c.power;
     if (at) throw error_at(at->loc, "bad '" + at->key + "' of " + c.owner + ": " + e.text);
     throw error_at(c.loc, "bad 'speed' of " + c.owner + ": " + e.text);
   }
-  if (c.off && !c.power)
-    throw error_at(c.off->loc, "'" + c.off->key + "' of " + c.owner +
-                                   " needs the power per pstate too: add <prop id=\"wattage_per_state\" "
-                                   "value=\"Idle:OneCore:AllCores, ...\"/>");
+  for (const std::optional<PendingCpu::Prop>* needs : {&c.off, &c.on_off})
+    if (*needs && !c.power)
+      throw error_at((*needs)->loc, "'" + (*needs)->key + "' of " + c.owner +
+                                        " needs the power per pstate too: add <prop id=\"wattage_per_state\" "
+                                        "value=\"Idle:OneCore:AllCores, ...\"/>");
   if (c.profile.pstates() == 1 && !c.profile.has_power()) return;  // one speed, no power: no profile
   const int profile = platform_.add_cpu_profile(std::move(c.profile));
   for (HostId h = c.first; h < platform_.host_count(); ++h) platform_.set_cpu_profile(h, profile);

@@ -349,7 +349,8 @@ class PlatformBuilder {
   }
 
   void read_host(const YAML::Node& node) {
-    YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback", "pstate", "power", "power_off"});
+    YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
+               "shutdown_energy"});
     const YamlField& name_f = m.require("name", "a unique host name");
     Host h;
     h.name = m.name(name_f);
@@ -390,7 +391,8 @@ class PlatformBuilder {
   void read_cluster(const YAML::Node& node) {
     YamlMap m(in_, node, "cluster",
               {"name", "prefix", "suffix", "count", "radical", "speed", "cores", "bandwidth", "latency",
-               "backbone", "sharing", "limiter_factor", "loopback", "cabinets", "pstate", "power", "power_off",
+               "backbone", "sharing", "limiter_factor", "loopback", "cabinets", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
+               "shutdown_energy",
                "link_power"});
     const YamlField& name_f = m.require("name", "a unique cluster name");
     Cluster c;

@@ -69,6 +69,17 @@ CpuProfile read_yaml_cpu(const YamlMap& m, std::string_view speed_hint) {
   }
   const YamlField* off_f = m.find("power_off");
   if (off_f) p.power_off_w = m.number(*off_f, "a number of watts >= 0", any_number);
+  // Switching off and on (cpu/host_power.hpp): boot_time, boot_energy, shutdown_time, shutdown_energy.
+  const YamlField* transition_f = nullptr;
+  for (const YamlField& f : m.fields()) {
+    PowerTransition* t = f.key == "boot_time" || f.key == "boot_energy"             ? &p.boot
+                         : f.key == "shutdown_time" || f.key == "shutdown_energy" ? &p.shutdown
+                                                                                  : nullptr;
+    if (!t) continue;
+    if (f.key.ends_with("_time")) t->time_s = read_latency(m, f).seconds();
+    else t->energy_j = m.number(f, "a number of joules >= 0", any_number);
+    if (!transition_f) transition_f = &f;
+  }
 
   using Field = CpuProfileError::Field;
   const CpuProfileError e = diagnose_cpu_profile(p);
@@ -88,9 +99,12 @@ CpuProfile read_yaml_cpu(const YamlMap& m, std::string_view speed_hint) {
     }
     case Field::kPowerOff:
       throw m.error(*off_f, "bad " + key_of(m, *off_f) + ": " + e.text);
+    case Field::kBoot:
+    case Field::kShutdown:
+      throw m.error(*transition_f, "bad " + key_of(m, *transition_f) + ": " + e.text);
   }
-  if (off_f && !power_f)
-    throw m.error(*off_f, key_of(m, *off_f) + " needs 'power' too (the power per pstate)");
+  for (const YamlField* needs : {off_f, transition_f})
+    if (needs && !power_f) throw m.error(*needs, key_of(m, *needs) + " needs 'power' too (the power per pstate)");
   return p;
 }
 

@@ -98,7 +98,8 @@ class TopologyReader {
         p_(p),
         m_(in, node, "topology",
            {"name", "kind", "routing", "link", "host_link", "duplex", "prefix", "suffix", "speed", "cores",
-            "loopback", "pstate", "power", "power_off", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
+            "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
+               "shutdown_energy", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
             "hosts_per_router", "groups", "routers", "global_links", "arrangement", "global_link",
             "ugal_threshold", "switches", "links"}) {}
 
@@ -148,7 +149,8 @@ class TopologyReader {
   void check_keys() const {
     std::vector<std::string_view> valid = {"name", "kind", "routing", "link", "host_link", "duplex"};
     if (kind_->generates_hosts)
-      valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback", "pstate", "power", "power_off"});
+      valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
+               "shutdown_energy"});
     valid.insert(valid.end(), kind_->keys.begin(), kind_->keys.end());
     for (const YamlField& f : m_.fields())
       if (std::find(valid.begin(), valid.end(), f.key) == valid.end())

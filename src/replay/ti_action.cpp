@@ -72,6 +72,8 @@ constexpr Layout kLayouts[] = {
     {"migrate", TiKind::kMigrate, "(no arguments)"},
     {"switch", TiKind::kSwitch, "<key=value> [<key=value>...]"},
     {"wtime", TiKind::kWtime, "(no arguments)"},
+    {"host_off", TiKind::kHostOff, "<host>"},
+    {"host_on", TiKind::kHostOn, "<host>"},
 };
 static_assert(std::size(kLayouts) == static_cast<size_t>(TiKind::kCount));
 constexpr bool layouts_in_kind_order() {
@@ -278,6 +280,11 @@ class LineParser {
         a.text = line_.text.substr(first, cur_ - first);
         break;
       }
+      case TiKind::kHostOff:
+      case TiKind::kHostOn:
+        args(1, 1);
+        a.text = next().s;
+        break;
       case TiKind::kSetPstate:
         args(1, 1);
         a.peer = static_cast<RankId>(integer(next(), 0, INT32_MAX, "a pstate index (0 or more)"));

@@ -38,6 +38,7 @@
 //   set_pstate              peer = the pstate index (>= 0; the replayer checks it against the host)
 //   migrate                 (no arguments)
 //   location                text = the file ("" for SMPI's unknown place `location  0`), tag = line
+//   host_off, host_on       text = the host's name
 #pragma once
 
 #include <cstdint>
@@ -58,7 +59,7 @@ enum class TiKind : uint8_t {
   kWaitany, kWaitsome, kTestany, kTestsome, kTestall, kCancel, kCommCreate, kCommFree,
   kBarrier, kBcast, kReduce, kAllreduce, kAlltoall, kAlltoallv, kGather, kGatherv,
   kAllgather, kAllgatherv, kScatter, kScatterv, kReducescatter, kScan, kExscan,
-  kSetPstate, kMigrate, kSwitch, kWtime,
+  kSetPstate, kMigrate, kSwitch, kWtime, kHostOff, kHostOn,
   kCount,
 };
 
@@ -88,7 +89,7 @@ struct TiAction {
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;
-  std::string_view text;  // switch: its key=value arguments; location: the file (views of the line)
+  std::string_view text;  // switch: its key=value arguments; location: the file; host_off/on: the host
 };
 
 inline constexpr uint64_t kTiMaxCount = uint64_t{1} << 40;

@@ -4,6 +4,7 @@
 #include "mpi/op_text.hpp"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdint>
 
 #include "core/text_locator.hpp"
@@ -128,6 +129,17 @@ void TiProgram::advance(RankId r, SimTime t) {
           return name + ":" + std::to_string(locate(name, trace_.text(f), pos).line);
         });
         continue;
+      case TiKind::kHostOff:
+      case TiKind::kHostOn: {
+        // Applied when the rank gets there in simulated time: at the end of a zero calc.
+        const std::optional<HostId> h = platform_.find_host(std::string(a.text));
+        if (!h) fail(line, line.begin, std::string(ti_action_name(a.kind)) + ": no host '" + std::string(a.text) +
+                                           "' in the platform");
+        s.state = State::kOp;
+        s.wait = issue(r, OpKind::kCalc, 0, 0, 0, kNoRequest, t, op_flag::kDelay);
+        power_ops_[s.wait] = PowerSwitch{*h, a.kind == TiKind::kHostOn, line.file, line.begin};
+        return;
+      }
       case TiKind::kSetPstate: {
         // Applied when the rank gets there in simulated time: at the end of a zero calc.
         const HostId h = rank_host_[static_cast<size_t>(r)];
@@ -398,6 +410,18 @@ void TiProgram::on_completed(OpId id, SimTime t) {
     ops_.release(id);
     arrive_migrate(r);
     return;
+  }
+  if (!power_ops_.empty()) {
+    if (auto it = power_ops_.find(id); it != power_ops_.end()) {
+      const PowerSwitch sw = it->second;
+      power_ops_.erase(it);
+      if (std::string why = ex_->switch_host(sw.host, sw.on, t); !why.empty()) {
+        const std::string name(trace_.file_name(sw.file));
+        char at[48];
+        std::snprintf(at, sizeof at, " at %.12g s: ", t.seconds());
+        throw error_at(name, trace_.text(sw.file), sw.pos, (sw.on ? "host_on" : "host_off") + std::string(at) + why);
+      }
+    }
   }
   if (!pstate_ops_.empty()) {
     if (auto it = pstate_ops_.find(id); it != pstate_ops_.end()) {

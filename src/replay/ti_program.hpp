@@ -201,6 +201,13 @@ class TiProgram final : public Program {
   std::vector<HostId> rank_host_;
   Executor* ex_ = nullptr;
   std::unordered_map<OpId, int> pstate_ops_;  // set_pstate's zero calcs: the pstate to set at their end
+  struct PowerSwitch {
+    HostId host;
+    bool on;
+    uint32_t file;  // the line, for errors found at the switch's time
+    uint64_t pos;
+  };
+  std::unordered_map<OpId, PowerSwitch> power_ops_;  // host_off/host_on's zero calcs
   // Load balancing (ti_migrate.cpp): flops per rank since the last balancing, migrate points
   // seen per rank, the zero calcs that bring a rank to its balancing point, ranks arrived there.
   energy::LbOptions lb_;

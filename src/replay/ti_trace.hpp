@@ -113,7 +113,10 @@
 // | cancel        | <src> <dst> <tag>                            | cancels that irecv if unmatched
 // Energy (seed 001): | set_pstate | <pstate> | the rank's host runs at that pstate from the time
 // the rank reaches the line on (computations already running continue at the new speed); an index
-// the host does not have is an error at the line.
+// the host does not have is an error at the line. | host_off, host_on | <host> | from the time the
+// rank reaches the line, the named host shuts down and is off, or boots and is on again
+// (cpu/host_power.hpp; its boot_time, boot_energy, shutdown_time, shutdown_energy): a host whose
+// ranks have not all finished cannot be switched off, nor a host switched twice the same way.
 // Tasks (seed 001 §2.11): (**) SimGrid writes `location <file> <line>` before every action with
 // --cfg=smpi/trace-call-location:yes (the program built with smpicc -trace-call-location); before
 // a compute it names the MPI call that ends the computation. A computation's task is the pair

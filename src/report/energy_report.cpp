@@ -27,9 +27,15 @@ void print_energy(std::ostream& os, const RunResult& r, const Config& cfg) {
   const size_t n = e.hosts.size();
   const size_t shown = n <= 16 ? n : 0;
   for (size_t i = 0; i < shown; ++i) {
-    std::snprintf(buf, sizeof buf, "  host %s: %.6g J, idle %.6g s\n", e.hosts[i].name.c_str(), e.hosts[i].energy_j,
+    std::snprintf(buf, sizeof buf, "  host %s: %.6g J, idle %.6g s", e.hosts[i].name.c_str(), e.hosts[i].energy_j,
                   e.hosts[i].idle_s);
     os << buf;
+    if (e.hosts[i].offs > 0) {
+      std::snprintf(buf, sizeof buf, " (of which off %.6g s: switched off %d time%s)", e.hosts[i].off_s,
+                    e.hosts[i].offs, e.hosts[i].offs == 1 ? "" : "s");
+      os << buf;
+    }
+    os << "\n";
   }
   if (n > 16) {
     auto [lo, hi] = std::minmax_element(e.hosts.begin(), e.hosts.end(),
@@ -52,7 +58,8 @@ void add_energy_json(nlohmann::ordered_json& j, const RunResult& r, const Config
   j["energy_j"] = e.total_j;
   nlohmann::ordered_json hosts = nlohmann::ordered_json::array();
   for (const energy::HostEnergy& h : e.hosts)
-    hosts.push_back({{"name", h.name}, {"energy_j", h.energy_j}, {"idle_s", h.idle_s}});
+    hosts.push_back({{"name", h.name}, {"energy_j", h.energy_j}, {"idle_s", h.idle_s}, {"off_s", h.off_s},
+                     {"offs", h.offs}});
   j["hosts"] = std::move(hosts);
   nlohmann::ordered_json links = nlohmann::ordered_json::array();
   for (const energy::LinkClassEnergy& c : e.link_classes)

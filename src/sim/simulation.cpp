@@ -145,6 +145,9 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
     engine.set_handler(EventKind::kCpu, nullptr);
   }
   ex.set_cpus(cpus.get());
+  cpu::HostPower host_power(platform);
+  ex.set_host_power(&host_power);
+  if (meter) meter->set_host_power(&host_power);
   if (const int64_t p = cfg.integer("energy/pstate"); p >= 0 && cpus) {
     for (HostId h : cpus->dynamic_hosts()) {
       if (cpus->pstates(h) < 2) continue;

@@ -20,7 +20,11 @@ written here, and compares the JSON with a value computed by hand (comments give
   g. shared cores (seed 001 test 5): p ranks of 1 Gflop on a 4-core 1 Gf host end at max(1, p/4) s;
   h. per-task governors (seed 001 test 10): Adagio on a two-task toy keeps the task with slack slow
      and the other fast (a schedule per task) or ratchets both down (one per host); the tasks come
-     from `location` lines and, in simfab exec, from the MPI calls' sites (C and Fortran); bad keys.
+     from `location` lines and, in simfab exec, from the MPI calls' sites (C and Fortran); bad keys;
+  i. hosts off and on: a host off for exactly 1 s (with its shutdown and boot) costs its idle power
+     until then, the shutdown and boot energies, power_off for the second, idle power after; the
+     trace's host_off/host_on and simfab exec's simfab_host_off/on agree; switching a host whose
+     rank has not finished, twice, or one that does not exist: exit 2 with the place.
 Checks listed in KNOWN_BUGS are reported as XFAIL (they check the correct value; a pass is
 reported as XPASS so the entry can be removed). Exits 1 on any other failure.
 """
@@ -528,9 +532,66 @@ def task_checks():
             results.append(("h bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
 
 
+# ---- i. hosts off and on ------------------------------------------------------------------------
+def on_off_checks():
+    # Hosts a and b: idle 10 W, busy 20 W, off 2 W; shutdown 0.25 s / 5 J, boot 0.5 s / 30 J.
+    plat = write("onoff.yaml", "hosts:\n" + "".join(
+        f"  - {{name: {h}, speed: 1Gf, power: [[10, 20, 20]], power_off: 2, shutdown_time: 250ms, "
+        f"shutdown_energy: 5, boot_time: 500ms, boot_energy: 30}}\n" for h in "ab") +
+        "links:\n  - {name: l, bandwidth: 1GBps, latency: 0}\nroutes:\n  - {src: a, dst: b, links: [l]}\n")
+    hf = write("onoff.hosts", "a\nb\n")
+    # Rank 0 sleeps 1 s, switches b off (rank 1 has finished), sleeps 1.25 s: b shut down over
+    # [1, 1.25) and is off for exactly 1 s, [1.25, 2.25); then on: boot [2.25, 2.75), idle to 3 s.
+    # b: 10 J (idle to 1 s) + 5 J + 2 W x 1 s + 30 J + 10 W x 0.25 s = 49.5 J, off 1.75 s; a: 30 J.
+    t = write("onoff.ti", ti(["0 sleep 1", "0 host_off b", "0 sleep 1.25", "0 host_on b", "0 sleep 0.75"]))
+    rc, err, d, _ = run(["--platform", plat, "--hostfile", hf, "--trace", t] + IDLE, "onoff.json")
+    check("i host off 1 s: makespan 3 s", d and d["makespan_ps"], 3 * S)
+    check("i host off 1 s: b draws 49.5 J", d and host(d, "b")["energy_j"], 49.5, tol=1e-9)
+    check("i host off 1 s: b off (shutdown, off, boot) 1.75 s", d and host(d, "b")["off_s"], 1.75, tol=1e-12)
+    check("i host off 1 s: b switched off once", d and host(d, "b")["offs"], 1)
+    check("i host off 1 s: a idle, 30 J", d and host(d, "a")["energy_j"], 30.0, tol=1e-9)
+    # Never switched back on: off from 1.25 s to the end (3 s): 10 + 5 + 2 x 1.75 = 18.5 J.
+    t2 = write("offonly.ti", ti(["0 sleep 1", "0 host_off b", "0 sleep 2"]))
+    rc, err, d, _ = run(["--platform", plat, "--hostfile", hf, "--trace", t2] + IDLE, "offonly.json")
+    check("i host off to the end: b draws 18.5 J", d and host(d, "b")["energy_j"], 18.5, tol=1e-9)
+    # simfab exec: the same switches from the program (simfab_host_off/on), the same energy.
+    cc = os.path.join(os.path.dirname(SIMFAB), "simfab-cc")
+    prog = os.path.join(workdir(), "host_off.bin")
+    b = subprocess.run([cc, "-o", prog, os.path.join(HERE, "host_off.c")], capture_output=True, text=True)
+    out = os.path.join(workdir(), "host_off.json")
+    p = subprocess.run([SIMFAB, "exec", "-np", "2", "--platform", plat, "--hostfile", hf, "--cfg",
+                        "online/compute=declared", "--json", out, "--quiet"] + IDLE + [prog],
+                       capture_output=True, text=True, timeout=300)
+    d = json.load(open(out)) if b.returncode == 0 and p.returncode == 0 and os.path.exists(out) else None
+    check("i simfab exec simfab_host_off/on: b draws 49.5 J", d and host(d, "b")["energy_j"], 49.5, tol=1e-9)
+    p = subprocess.run([SIMFAB, "exec", "-np", "2", "--platform", plat, "--hostfile", hf, "--quiet", prog, "early"],
+                       capture_output=True, text=True, timeout=300)
+    check_true("i simfab exec: switching off a host whose rank runs: exit 2 naming the rank",
+               p.returncode == 2 and "simfab_host_off" in p.stderr and "runs rank 1" in p.stderr,
+               f"status {p.returncode}: {p.stderr.strip()[:300]}")
+    cases = [
+        ("host_off of a host whose rank has not finished",
+         write("busyoff.ti", ti(["0 sleep 1", "0 host_off b", "1 sleep 5"])),
+         ["busyoff.ti:2:", "host_off at 1 s", "host 'b' runs rank 1", "not finished"]),
+        ("host_off twice", write("twice.ti", ti(["0 host_off b", "0 sleep 1", "0 host_off b"])),
+         ["twice.ti:3:", "host 'b' is off, not on"]),
+        ("host_on of a host that is on", write("onon.ti", ti(["0 host_on b"])), ["onon.ti:1:", "host 'b' is on, not off"]),
+        ("host_off of the acting rank's own host", write("self.ti", ti(["0 host_off a"])), ["self.ti:1:", "runs rank 0"]),
+        ("host_off of an unknown host", write("nohost.ti", ti(["0 host_off c"])), ["nohost.ti:1:", "no host 'c'"]),
+        ("host_off without a host", write("noarg.ti", ti(["0 host_off"])), ["noarg.ti:1:", "host_off <host>"]),
+    ]
+    for name, trace, phrases in cases:
+        rc, err, d, path = run(["--platform", plat, "--hostfile", hf, "--trace", trace], "bad_onoff.json")
+        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
+        if os.path.exists(path):
+            problems.append("a JSON file was written")
+        if not ONLY or ONLY in "i bad input: " + name:
+            results.append(("i bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+
+
 def main():
     groups = [flow_checks, table_checks, dvfs_checks, polling_checks, determinism_checks, bad_input_checks,
-              sharing_checks, task_checks]
+              sharing_checks, task_checks, on_off_checks]
     def in_own_dir(g):
         local.dir = os.path.join(tmp, g.__name__)
         os.makedirs(local.dir, exist_ok=True)

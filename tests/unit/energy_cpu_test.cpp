@@ -136,7 +136,7 @@ TEST(HostCpus, CoresAreSharedFairlyBeyondTheirNumber) {
 TEST(HostCpus, AShareGrowsWhenAnotherTaskEnds) {
   // 1 core, tasks of 1 s and 3 s started together: both at half speed until 2 s, when the short
   // one ends; the long one has 2 s of work left and finishes alone at 4 s.
-  Platform p = one_host(1, CpuProfile{{1e9}, {}, 0, 0});
+  Platform p = one_host(1, CpuProfile{{1e9}, {}, 0, 0, {}, {}});
   Engine engine;
   cpu::HostCpus cpus(engine, p, {2});  // two ranks on one core: shared
   ASSERT_TRUE(cpus.dynamic(0));

@@ -118,6 +118,18 @@ int simfab_set_pstate(int pstate) {
   return 0;
 }
 
+int simfab_host_off(const char* host) {
+  Call c("simfab_host_off", true);
+  c->switch_host(host, false, c.name());
+  return 0;
+}
+
+int simfab_host_on(const char* host) {
+  Call c("simfab_host_on", true);
+  c->switch_host(host, true, c.name());
+  return 0;
+}
+
 int simfab_get_pstate(void) {
   Call c("simfab_get_pstate", true);
   return c->pstate();

@@ -71,10 +71,12 @@ std::string HostPower::turn_on(HostId h, SimTime t) {
   return {};
 }
 
-double HostPower::off_seconds(HostId h, SimTime end) const {
+double HostPower::off_seconds(HostId h, SimTime end) const { return overlap(h, SimTime::zero(), end); }
+
+double HostPower::overlap(HostId h, SimTime from, SimTime to) const {
   double s = 0;
   for (const Interval& i : intervals_[static_cast<size_t>(h)])
-    if (i.from < end) s += (std::min(i.to, end) - i.from).seconds();
+    if (i.from < to && i.to > from) s += (std::min(i.to, to) - std::max(i.from, from)).seconds();
   return s;
 }
 

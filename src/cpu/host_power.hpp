@@ -46,6 +46,8 @@ class HostPower {
   // Over [0, end]: the time not on (shutting down, off, booting), the times it was turned off,
   // and the energy beyond idle power (idle_w: the host's idle power when on).
   double off_seconds(HostId h, SimTime end) const;
+  // The time not on within [from, to).
+  double overlap(HostId h, SimTime from, SimTime to) const;
   int offs(HostId h) const;
   double extra_joules(HostId h, SimTime end, double idle_w) const;
 

@@ -31,8 +31,9 @@ bool platform_has_power(const Platform& platform) {
 }
 
 EnergyMeter::EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, const std::vector<HostId>& rank_host,
-                         MiddleValue middle, bool polling)
-    : platform_(platform), cpus_(cpus), rank_host_(rank_host), middle_(middle), polling_(polling) {
+                         MiddleValue middle, bool polling, CStateIdle cstates)
+    : platform_(platform), cpus_(cpus), rank_host_(rank_host), middle_(middle), polling_(polling),
+      cstates_(polling ? CStateIdle(CStateRule::kOff, 2, 0) : std::move(cstates)) {
   meters_.resize(static_cast<size_t>(platform.host_count()));
   lines_.assign(static_cast<size_t>(platform.host_count()), nullptr);
   for (HostId h = 0; h < platform.host_count(); ++h) {
@@ -56,6 +57,10 @@ void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
   if (m.busy == 0) m.idle_ps += dt;
   if (!polling_ && has_power(h)) m.energy_j += line(h, m.pstate).watts(m.busy) * dt * kJoulesPerWattPs;
   if (polling_ && pstate != m.pstate) m.pstates.emplace_back(t, pstate);
+  if (cstates_.on() && has_power(h)) {
+    if (m.busy == 0 && busy > 0) m.cstate_j += idle_period(cstates_, h, m.pstate, m.idle_since, t);
+    if (m.busy > 0 && busy == 0) m.idle_since = t;
+  }
   m.t_last = t;
   m.busy = busy;
   m.pstate = pstate;
@@ -63,11 +68,20 @@ void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
 
 void EnergyMeter::on_fixed_computation(HostId h, SimTime start, SimTime end) {
   Meter& m = meters_[static_cast<size_t>(h)];
+  if (cstates_.on() && has_power(h) && start > m.cover_end)
+    m.cstate_j += idle_period(cstates_, h, m.pstate, m.cover_end, start);
   m.sum_ps += static_cast<double>((end - start).ps());
   if (end > m.cover_end) {
     m.union_ps += static_cast<double>((end - max(start, m.cover_end)).ps());
     m.cover_end = end;
   }
+}
+
+double EnergyMeter::idle_period(CStateIdle& c, HostId h, int p, SimTime from, SimTime to) const {
+  if (to <= from) return 0;
+  const double off = host_power_ ? host_power_->overlap(h, from, to) : 0.0;
+  const std::vector<CState>& states = platform_.cpu_profile(platform_.host(h).cpu_profile).cstates;
+  return c.idle_period(static_cast<size_t>(h), states, (to - from).seconds() - off, line(h, p).idle_w);
 }
 
 // busy(t) = ranks of h not finished by t, against the recorded pstates (fixed hosts: one).
@@ -100,6 +114,7 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
   rep.present = platform_has_power(platform_);
   if (!rep.present) return rep;
   const double T = static_cast<double>(makespan.ps());
+  CStateIdle tails = cstates_;  // the last idle periods, up to the end of the run
   for (HostId h = 0; h < platform_.host_count(); ++h) {
     if (!has_power(h)) continue;
     const Meter& m = meters_[static_cast<size_t>(h)];
@@ -116,6 +131,10 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
       he.energy_j = (l.idle_w * idle_ps + l.base_w * m.union_ps + l.per_core_w * m.sum_ps) * kJoulesPerWattPs;
     }
     if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish);
+    if (cstates_.on()) {
+      const SimTime tail_from = cpus_.dynamic(h) ? (m.busy == 0 ? m.idle_since : makespan) : m.cover_end;
+      he.energy_j += m.cstate_j + idle_period(tails, h, m.pstate, tail_from, makespan);
+    }
     he.idle_s = idle_ps / 1e12;
     if (host_power_) {  // time off: its power instead of idle power (no rank runs there then)
       he.energy_j += host_power_->extra_joules(h, makespan, line(h, m.pstate).idle_w);

@@ -21,6 +21,9 @@
 // rank_host is read at the end (the executor's, which load balancing changes): under polling a
 // migrated rank's waiting counts on its last host.
 //
+// C-states (energy/cstates.hpp; polling=idle only): each idle period of a host (no computation;
+// not counting its time off) changes its energy by the C-state the menu rule picks for it.
+//
 // Hosts switched off (cpu/host_power.hpp): over their off and transition intervals a host draws
 // power_off or the transition's power instead of its idle power (no rank computes there then).
 //
@@ -36,6 +39,7 @@
 
 #include "cpu/host_cpus.hpp"
 #include "cpu/host_power.hpp"
+#include "energy/cstates.hpp"
 #include "energy/power_model.hpp"
 #include "net/network.hpp"
 
@@ -72,7 +76,7 @@ bool platform_has_power(const Platform& platform);
 class EnergyMeter : public cpu::CpuObserver {
  public:
   EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, const std::vector<HostId>& rank_host,
-              MiddleValue middle, bool polling);
+              MiddleValue middle, bool polling, CStateIdle cstates = CStateIdle(CStateRule::kOff, 2, 0));
 
   void on_cpu_state(HostId h, SimTime t, int busy, int pstate) override;
   void on_fixed_computation(HostId h, SimTime start, SimTime end) override;
@@ -93,12 +97,16 @@ class EnergyMeter : public cpu::CpuObserver {
     double union_ps = 0;  // fixed hosts: |union of the computations|
     double sum_ps = 0;    // fixed hosts: sum of their lengths
     SimTime cover_end = SimTime::zero();
+    SimTime idle_since = SimTime::zero();  // dynamic hosts: the start of the current idle period
+    double cstate_j = 0;                   // C-states: the idle periods' energy change so far
     std::vector<std::pair<SimTime, int>> pstates;  // polling, dynamic hosts: (from, pstate)
   };
   // The power line of host h at pstate p: built once per (profile, cores) in the constructor.
   const PowerLine& line(HostId h, int pstate) const { return (*lines_[static_cast<size_t>(h)])[static_cast<size_t>(pstate)]; }
   bool has_power(HostId h) const { return lines_[static_cast<size_t>(h)] != nullptr; }
   double host_energy_polling(HostId h, const Meter& m, SimTime makespan, const std::vector<SimTime>& finish) const;
+  // An idle period [from, to) of host h at pstate p: its C-state energy change (0 without them).
+  double idle_period(CStateIdle& c, HostId h, int p, SimTime from, SimTime to) const;
 
   const Platform& platform_;
   const cpu::HostCpus& cpus_;
@@ -106,6 +114,7 @@ class EnergyMeter : public cpu::CpuObserver {
   MiddleValue middle_;
   bool polling_;
   const cpu::HostPower* host_power_ = nullptr;
+  CStateIdle cstates_;
   std::vector<Meter> meters_;  // per host
   std::map<std::pair<int, int>, std::vector<PowerLine>> line_sets_;  // per (profile, cores)
   std::vector<const std::vector<PowerLine>*> lines_;                // per host; nullptr: no power

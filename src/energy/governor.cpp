@@ -54,6 +54,14 @@ void register_energy_keys(Config& cfg) {
                "lagrange: the dual step, admm: lambda -= T - t (ADMM's, converges), or printed: lambda += T - t "
                "as the thesis prints it (diverges on the critical path)",
                {"admm", "printed"}});
+  cfg.declare({"energy/cstates", CfgType::kChoice, "menu",
+               "idle hosts whose platform lists C-states (cstates=...) enter one per idle period, chosen by the "
+               "length the previous period had (menu, as Linux's menu governor), by this period's own length "
+               "(oracle), or never (off: idle power is flat); energy/polling=idle only",
+               {"menu", "oracle", "off"}});
+  cfg.declare({"energy/cstate-residency", CfgType::kText, "2",
+               "a C-state is entered when the idle period is expected to last at least this many times its "
+               "latency (its target residency)", {}});
   cfg.declare({"energy/sampling-period", CfgType::kTime, "0.1s",
                "how often a governor looks at each host's load (simulated time)", {}});
   cfg.declare({"energy/up-threshold", CfgType::kText, "0.8",
@@ -74,6 +82,13 @@ void register_energy_keys(Config& cfg) {
                "the middle value of a pstate's Idle:Middle:AllCores power: one-core (the power with one "
                "core busy, seed 001) or epsilon (SimGrid 3.32's: the power at a vanishing load)",
                {"one-core", "epsilon"}});
+}
+
+CStateIdle cstate_idle(const Config& cfg, size_t hosts) {
+  const std::string& rule = cfg.choice("energy/cstates");
+  const double residency = number_key(cfg, "energy/cstate-residency", 0, 1e6, "a factor from 0 to 1e6");
+  return CStateIdle(rule == "menu" ? CStateRule::kMenu : rule == "oracle" ? CStateRule::kOracle : CStateRule::kOff,
+                    residency, hosts);
 }
 
 GovernorParams governor_params(const Config& cfg) {

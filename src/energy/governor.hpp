@@ -28,6 +28,7 @@
 
 #include "core/config.hpp"
 #include "cpu/host_cpus.hpp"
+#include "energy/cstates.hpp"
 #include "energy/task_governor.hpp"
 
 namespace simfab::energy {
@@ -52,6 +53,8 @@ struct GovernorParams {
 };
 
 GovernorParams governor_params(const Config& cfg);
+// The C-state rule of energy/cstates and energy/cstate-residency (cstates.hpp), for `hosts` hosts.
+CStateIdle cstate_idle(const Config& cfg, size_t hosts);
 void register_energy_keys(Config& cfg);
 
 // The pure decision rule: the next pstate of a host at `current` with load L in [0, 1] over the

@@ -6,6 +6,8 @@
 #include <tuple>
 #include <utility>
 
+#include "core/units.hpp"
+
 namespace simfab {
 namespace {
 
@@ -75,10 +77,45 @@ CpuProfileError diagnose_cpu_profile(const CpuProfile& p) {
       return fail(field, -1, std::string("the ") + name + " energy (" + std::to_string(t->energy_j) +
                                  " J) must be a finite number >= 0");
   }
+  for (size_t i = 0; i < p.cstates.size(); ++i) {
+    const CState& c = p.cstates[i];
+    if (!(c.power_w >= 0) || !std::isfinite(c.power_w) || !(c.latency_s >= 0) || !std::isfinite(c.latency_s))
+      return fail(Field::kCStates, -1, "C-state " + c.name + ": power and latency must be finite numbers >= 0");
+    if (i > 0 && (c.power_w > p.cstates[i - 1].power_w || c.latency_s < p.cstates[i - 1].latency_s))
+      return fail(Field::kCStates, -1, "C-state " + c.name + " is listed after " + p.cstates[i - 1].name +
+                                           ": a deeper state draws no more and takes no less time to leave");
+  }
   return {};
 }
 
 std::string check_cpu_profile(const CpuProfile& p) { return diagnose_cpu_profile(p).text; }
+
+std::optional<std::vector<CState>> parse_cstates(std::string_view text, std::string* error) {
+  std::vector<CState> out;
+  size_t pos = 0;
+  while (true) {
+    const size_t comma = text.find(',', pos);
+    const std::string_view item = trim(text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
+    const size_t c1 = item.find(':'), c2 = c1 == std::string_view::npos ? c1 : item.find(':', c1 + 1);
+    if (c2 == std::string_view::npos || item.find(':', c2 + 1) != std::string_view::npos) {
+      *error = "C-state '" + std::string(item) + "': expected name:watts:latency, e.g. C6:45:300us";
+      return std::nullopt;
+    }
+    CState s;
+    s.name = std::string(trim(item.substr(0, c1)));
+    const auto w = parse_watts(item.substr(c1 + 1, c2 - c1 - 1));
+    const auto lat = units::parse_time(trim(item.substr(c2 + 1)));
+    if (s.name.empty() || !w || !lat) {
+      *error = "C-state '" + std::string(item) + "': expected name:watts:latency with a time unit, e.g. C6:45:300us";
+      return std::nullopt;
+    }
+    s.power_w = *w;
+    s.latency_s = lat->seconds();
+    out.push_back(std::move(s));
+    if (comma == std::string_view::npos) return out;
+    pos = comma + 1;
+  }
+}
 
 std::optional<std::vector<PstatePower>> parse_watt_per_state(std::string_view text, std::string* error) {
   std::vector<PstatePower> out;

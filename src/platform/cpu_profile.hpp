@@ -18,7 +18,8 @@
 //
 // Validation (check_cpu_profile): at least one speed, every speed > 0; the initial pstate one of
 // them; power either absent or one triple per speed; every value >= 0 and finite; AllCores >=
-// OneCore; power_off >= 0; boot and shutdown times and energies finite and >= 0. Errors are returned as text naming the offending pstate, for the
+// OneCore; power_off >= 0; boot and shutdown times and energies finite and >= 0; C-states with
+// powers >= 0 that do not rise and latencies >= 0 that do not fall from one to the next. Errors are returned as text naming the offending pstate, for the
 // loaders to prefix with the host and attribute; diagnose_cpu_profile also says which part of
 // the profile (hence which attribute of the platform file) is wrong, for the loaders to locate.
 //
@@ -47,6 +48,14 @@ struct PowerTransition {
   double energy_j = 0;
 };
 
+// An idle state of the processor (a C-state: energy/cstates.hpp): the host's power while in it
+// and the time it takes to enter and leave it (spent at idle power).
+struct CState {
+  std::string name;
+  double power_w = 0;
+  double latency_s = 0;
+};
+
 struct CpuProfile {
   std::vector<double> speeds;       // flop/s of one core per pstate; size >= 1
   std::vector<PstatePower> power;   // empty: no power model; else one per pstate
@@ -54,6 +63,7 @@ struct CpuProfile {
   int initial_pstate = 0;           // the pstate a run starts in
   PowerTransition boot;             // from off to on
   PowerTransition shutdown;         // from on to off
+  std::vector<CState> cstates;      // shallowest first; empty: idle power is flat
 
   int pstates() const { return static_cast<int>(speeds.size()); }
   bool has_power() const { return !power.empty(); }
@@ -67,7 +77,7 @@ std::string check_cpu_profile(const CpuProfile& p);
 // kInitialPstate (initial_pstate), kPower (power; pstate = the offending triple, or -1 when their
 // number is wrong), kPowerOff (power_off). field == kNone and text empty when valid.
 struct CpuProfileError {
-  enum class Field { kNone, kSpeeds, kInitialPstate, kPower, kPowerOff, kBoot, kShutdown };
+  enum class Field { kNone, kSpeeds, kInitialPstate, kPower, kPowerOff, kBoot, kShutdown, kCStates };
   Field field = Field::kNone;
   int pstate = -1;
   std::string text;
@@ -79,6 +89,10 @@ CpuProfileError diagnose_cpu_profile(const CpuProfile& p);
 // too, as SimGrid reads it: the middle value equals Idle. Returns nullopt and sets *error on a
 // malformed value.
 std::optional<std::vector<PstatePower>> parse_watt_per_state(std::string_view text, std::string* error);
+
+// simfab's C-states "name:watts:latency, ..." (e.g. "C1:80:2us, C6:45:300us"; latency with a
+// time unit: ps ns us ms s), shallowest first. nullopt and *error on a malformed value.
+std::optional<std::vector<CState>> parse_cstates(std::string_view text, std::string* error);
 
 // A power in watts written alone (SimGrid's wattage_off): a finite decimal number, spaces around
 // allowed. nullopt when it is not one (the sign is left to check_cpu_profile).

@@ -143,7 +143,7 @@ class XmlBuilder {
       SourceLoc loc;
     };
     std::optional<Prop> power, off;
-    std::optional<Prop> on_off;  // the first of boot_time, boot_energy, shutdown_time, shutdown_energy
+    std::optional<Prop> on_off;  // the first of boot_*, shutdown_*, cstates
   };
   // The open <link> (the link and, when split-duplex, its twin) and its wattage_range.
   struct PendingLink {

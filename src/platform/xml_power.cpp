@@ -6,6 +6,8 @@
 //   <prop id="boot_time" value="120s"/>, boot_energy (J), shutdown_time, shutdown_energy
 //                                  in <host> or <cluster>: simfab's, for switching hosts off and on
 //                                  (cpu/host_power.hpp); they need wattage_per_state
+//   <prop id="cstates" value="C1:80:2us, C6:45:300us"/>  in <host> or <cluster>: simfab's idle
+//                                  states (energy/cstates.hpp); it needs wattage_per_state
 // and SimGrid's older names watt_per_state, watt_off, watt_range. Props are children, read after
 // the host, cluster or link is built: the profile (or the link's power) is applied at the end tag.
 // A host with one speed and no power keeps cpu_profile = -1; the hosts of one cluster share one
@@ -66,6 +68,14 @@ void XmlBuilder::read_energy_prop(const std::string& id, const std::string& valu
     if (!c.on_off) c.on_off = PendingCpu::Prop{id, here()};
     return;
   }
+  if (id == "cstates") {
+    std::string why;
+    auto cs = parse_cstates(value, &why);
+    if (!cs) throw error("bad 'cstates' of " + c.owner + ": " + why);
+    c.profile.cstates = std::move(*cs);
+    if (!c.on_off) c.on_off = PendingCpu::Prop{id, here()};
+    return;
+  }
   if (!per_state && !off) return;  // other properties mean nothing to simfab
   std::optional<PendingCpu::Prop>& slot = per_state ? c.power : c.off;
   if (slot)
@@ -93,7 +103,7 @@ void XmlBuilder::finish_cpu() {
   const CpuProfileError e = diagnose_cpu_profile(c.profile);
   if (e.field != Field::kNone) {
     // Speeds and the pstate are checked at the start tag; what is left is about the props.
-    const bool transition = e.field == Field::kBoot || e.field == Field::kShutdown;
+    const bool transition = e.field == Field::kBoot || e.field == Field::kShutdown || e.field == Field::kCStates;
     const std::optional<PendingCpu::Prop>& at = e.field == Field::kPowerOff ? c.off : transition ? c.on_off : c.power;
     if (at) throw error_at(at->loc, "bad '" + at->key + "' of " + c.owner + ": " + e.text);
     throw error_at(c.loc, "bad 'speed' of " + c.owner + ": " + e.text);

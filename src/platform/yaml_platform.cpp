@@ -350,7 +350,7 @@ class PlatformBuilder {
 
   void read_host(const YAML::Node& node) {
     YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
-               "shutdown_energy"});
+               "shutdown_energy", "cstates"});
     const YamlField& name_f = m.require("name", "a unique host name");
     Host h;
     h.name = m.name(name_f);
@@ -392,7 +392,7 @@ class PlatformBuilder {
     YamlMap m(in_, node, "cluster",
               {"name", "prefix", "suffix", "count", "radical", "speed", "cores", "bandwidth", "latency",
                "backbone", "sharing", "limiter_factor", "loopback", "cabinets", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
-               "shutdown_energy",
+               "shutdown_energy", "cstates",
                "link_power"});
     const YamlField& name_f = m.require("name", "a unique cluster name");
     Cluster c;

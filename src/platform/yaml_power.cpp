@@ -69,6 +69,13 @@ CpuProfile read_yaml_cpu(const YamlMap& m, std::string_view speed_hint) {
   }
   const YamlField* off_f = m.find("power_off");
   if (off_f) p.power_off_w = m.number(*off_f, "a number of watts >= 0", any_number);
+  const YamlField* cstates_f = m.find("cstates");
+  if (cstates_f) {
+    std::string why;
+    auto cs = parse_cstates(m.scalar(*cstates_f, "C-states \"name:watts:latency, ...\""), &why);
+    if (!cs) throw m.error(*cstates_f, "bad " + key_of(m, *cstates_f) + ": " + why);
+    p.cstates = std::move(*cs);
+  }
   // Switching off and on (cpu/host_power.hpp): boot_time, boot_energy, shutdown_time, shutdown_energy.
   const YamlField* transition_f = nullptr;
   for (const YamlField& f : m.fields()) {
@@ -102,8 +109,10 @@ CpuProfile read_yaml_cpu(const YamlMap& m, std::string_view speed_hint) {
     case Field::kBoot:
     case Field::kShutdown:
       throw m.error(*transition_f, "bad " + key_of(m, *transition_f) + ": " + e.text);
+    case Field::kCStates:
+      throw m.error(*cstates_f, "bad " + key_of(m, *cstates_f) + ": " + e.text);
   }
-  for (const YamlField* needs : {off_f, transition_f})
+  for (const YamlField* needs : {off_f, transition_f, cstates_f})
     if (needs && !power_f) throw m.error(*needs, key_of(m, *needs) + " needs 'power' too (the power per pstate)");
   return p;
 }

@@ -99,7 +99,7 @@ class TopologyReader {
         m_(in, node, "topology",
            {"name", "kind", "routing", "link", "host_link", "duplex", "prefix", "suffix", "speed", "cores",
             "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
-               "shutdown_energy", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
+               "shutdown_energy", "cstates", "k", "levels", "n", "down", "up", "parallel", "simgrid", "dims", "wrap",
             "hosts_per_router", "groups", "routers", "global_links", "arrangement", "global_link",
             "ugal_threshold", "switches", "links"}) {}
 
@@ -150,7 +150,7 @@ class TopologyReader {
     std::vector<std::string_view> valid = {"name", "kind", "routing", "link", "host_link", "duplex"};
     if (kind_->generates_hosts)
       valid.insert(valid.end(), {"prefix", "suffix", "speed", "cores", "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
-               "shutdown_energy"});
+               "shutdown_energy", "cstates"});
     valid.insert(valid.end(), kind_->keys.begin(), kind_->keys.end());
     for (const YamlField& f : m_.fields())
       if (std::find(valid.begin(), valid.end(), f.key) == valid.end())

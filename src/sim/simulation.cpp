@@ -133,7 +133,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
     meter = std::make_unique<energy::EnergyMeter>(
         platform, *cpus, ex.rank_hosts(),
         cfg.choice("energy/middle-value") == "epsilon" ? energy::MiddleValue::kEpsilon : energy::MiddleValue::kOneCore,
-        cfg.choice("energy/polling") == "busy");
+        cfg.choice("energy/polling") == "busy", energy::cstate_idle(cfg, static_cast<size_t>(platform.host_count())));
     cpus->add_observer(meter.get());
   }
   if (gov.kind != energy::GovernorKind::kNone) {

@@ -24,7 +24,10 @@ written here, and compares the JSON with a value computed by hand (comments give
   i. hosts off and on: a host off for exactly 1 s (with its shutdown and boot) costs its idle power
      until then, the shutdown and boot energies, power_off for the second, idle power after; the
      trace's host_off/host_on and simfab exec's simfab_host_off/on agree; switching a host whose
-     rank has not finished, twice, or one that does not exist: exit 2 with the place.
+     rank has not finished, twice, or one that does not exist: exit 2 with the place;
+  j. C-states: two idle seconds between three computations, C6 (40 W, 300 us) against 100 W idle:
+     the oracle rule enters C6 in both (-59.982 J each), menu only in the second (it predicts
+     from the first), off never; the same on a host with pstates; none under polling=busy.
 Checks listed in KNOWN_BUGS are reported as XFAIL (they check the correct value; a pass is
 reported as XPASS so the entry can be removed). Exits 1 on any other failure.
 """
@@ -589,9 +592,37 @@ def on_off_checks():
             results.append(("i bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
 
 
+# ---- j. C-states ---------------------------------------------------------------------------------
+def cstate_checks():
+    t = write("cs.ti", ti(["0 compute 1e9", "0 sleep 1", "0 compute 1e9", "0 sleep 1", "0 compute 1e9"]))
+    states = "cstates: 'C1:80:2us, C6:40:300us'"
+    for kind, host in (("fixed", f"{{name: h, speed: 1Gf, power: [[100, 200, 200]], {states}}}"),
+                       ("pstates", f"{{name: h, speed: [1Gf, 0.5Gf], power: [[100, 200, 200], [100, 150, 150]], {states}}}")):
+        plat = write(f"cs_{kind}.yaml", f"hosts:\n  - {host}\n")
+        # 3 s at 200 W and 2 s idle at 100 W = 800 J flat; C6 in a 1 s period: (40 - 100) x (1 - 300e-6).
+        for rule, joules in (("oracle", 800 - 2 * 59.982), ("menu", 800 - 59.982), ("off", 800.0)):
+            rc, err, d, _ = run(["--platform", plat, "--trace", t, "--cfg", f"energy/cstates={rule}"] + IDLE,
+                                f"cs_{kind}_{rule}.json")
+            check(f"j C-states {rule} ({kind} host): {joules:.3f} J", d and d["energy_j"], joules, tol=1e-9)
+        rc, err, d, _ = run(["--platform", plat, "--trace", t, "--cfg", "energy/cstates=oracle"] + BUSY, f"cs_{kind}_busy.json")
+        check(f"j C-states under polling=busy ({kind} host): the rank spins, 1000 J", d and d["energy_j"], 1000.0, tol=1e-9)
+    # Residency 5000: C6 needs 1.5 s of idleness, C1 (10 us) qualifies: (80 - 100) x (1 - 2e-6) each.
+    plat = write("cs_res.yaml", f"hosts:\n  - {{name: h, speed: 1Gf, power: [[100, 200, 200]], {states}}}\n")
+    rc, err, d, _ = run(["--platform", plat, "--trace", t, "--cfg", "energy/cstates=oracle", "--cfg",
+                         "energy/cstate-residency=5000"] + IDLE, "cs_res.json")
+    check("j C-states, residency 5000: C1 in both periods", d and d["energy_j"], 800 - 2 * 19.99996, tol=1e-9)
+    for name, value, phrases in (("deeper state draws more", "C1:40:2us, C6:80:300us", ["cs_bad.yaml:2:", "deeper state"]),
+                                 ("a latency that is no time", "C1:80:soon", ["cs_bad.yaml:2:", "name:watts:latency"])):
+        plat = write("cs_bad.yaml", f"hosts:\n  - {{name: h, speed: 1Gf, power: [[100, 200, 200]], cstates: '{value}'}}\n")
+        rc, err, d, path = run(["--platform", plat, "--trace", t], "cs_bad.json")
+        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
+        if not ONLY or ONLY in "j bad C-states: " + name:
+            results.append(("j bad C-states: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+
+
 def main():
     groups = [flow_checks, table_checks, dvfs_checks, polling_checks, determinism_checks, bad_input_checks,
-              sharing_checks, task_checks, on_off_checks]
+              sharing_checks, task_checks, on_off_checks, cstate_checks]
     def in_own_dir(g):
         local.dir = os.path.join(tmp, g.__name__)
         os.makedirs(local.dir, exist_ok=True)

@@ -7,6 +7,7 @@
 
 #include "cpu/host_cpus.hpp"
 #include "energy/adagio.hpp"
+#include "energy/cstates.hpp"
 #include "energy/lagrange.hpp"
 #include "energy/energy_meter.hpp"
 #include "energy/governor.hpp"
@@ -136,7 +137,7 @@ TEST(HostCpus, CoresAreSharedFairlyBeyondTheirNumber) {
 TEST(HostCpus, AShareGrowsWhenAnotherTaskEnds) {
   // 1 core, tasks of 1 s and 3 s started together: both at half speed until 2 s, when the short
   // one ends; the long one has 2 s of work left and finishes alone at 4 s.
-  Platform p = one_host(1, CpuProfile{{1e9}, {}, 0, 0, {}, {}});
+  Platform p = one_host(1, CpuProfile{{1e9}, {}, 0, 0, {}, {}, {}});
   Engine engine;
   cpu::HostCpus cpus(engine, p, {2});  // two ranks on one core: shared
   ASSERT_TRUE(cpus.dynamic(0));
@@ -412,6 +413,40 @@ TEST(GreedyLb, HeaviestFirstOntoTheHostThatFinishesEarliest) {
   // Migration costs latency + bytes / bandwidth of the route; none without a route or bytes.
   EXPECT_EQ(energy::migration_time(p, 0, 0, 1 << 20).ps(), 0);
   EXPECT_EQ(energy::migration_time(p, 0, 1, 0).ps(), 0);
+}
+
+}  // namespace
+}  // namespace simfab
+
+namespace simfab {
+namespace {
+
+TEST(CStates, MenuRuleAndEnergyByHand) {
+  std::string why;
+  const auto states = parse_cstates("C1:80:2us, C6:40:300us", &why);
+  ASSERT_TRUE(states) << why;
+  ASSERT_EQ(states->size(), 2u);
+  EXPECT_EQ((*states)[1].name, "C6");
+  EXPECT_DOUBLE_EQ((*states)[1].latency_s, 300e-6);
+  // Target residency 2 x latency: C6 needs a predicted 600 us, C1 4 us.
+  EXPECT_EQ(energy::choose_cstate(*states, 1e-3, 2), 1);
+  EXPECT_EQ(energy::choose_cstate(*states, 500e-6, 2), 0);
+  EXPECT_EQ(energy::choose_cstate(*states, 3e-6, 2), -1);
+  // 1 s in C6 against 100 W idle: (40 - 100) x (1 - 300e-6); a period shorter than the latency: 0.
+  EXPECT_NEAR(energy::cstate_energy_change(*states, 1, 1.0, 100), -59.982, 1e-12);
+  EXPECT_DOUBLE_EQ(energy::cstate_energy_change(*states, 1, 100e-6, 100), 0.0);
+  EXPECT_DOUBLE_EQ(energy::cstate_energy_change(*states, -1, 1.0, 100), 0.0);
+  // menu predicts from the previous period, oracle from this one.
+  energy::CStateIdle menu(energy::CStateRule::kMenu, 2, 1), oracle(energy::CStateRule::kOracle, 2, 1);
+  EXPECT_DOUBLE_EQ(menu.idle_period(0, *states, 1.0, 100), 0.0);
+  EXPECT_NEAR(menu.idle_period(0, *states, 1.0, 100), -59.982, 1e-12);
+  EXPECT_NEAR(oracle.idle_period(0, *states, 1.0, 100), -59.982, 1e-12);
+  EXPECT_FALSE(parse_cstates("C1:80", &why));
+  EXPECT_FALSE(parse_cstates("C1:x:2us", &why));
+  CpuProfile p;
+  p.speeds = {1e9};
+  p.cstates = {{"C1", 40, 2e-6}, {"C6", 80, 300e-6}};
+  EXPECT_NE(check_cpu_profile(p).find("deeper state"), std::string::npos);
 }
 
 }  // namespace

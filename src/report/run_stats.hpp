@@ -74,7 +74,7 @@
 //   collectives.csv    name,algorithm,calls,time_s,max_s (algorithm empty when none)
 //   links.csv          name,bandwidth_Bps,bytes,busy_s,utilisation (busy_s empty when unknown)
 //   link_timeline.csv  link,bin,start_s,end_s,bytes (one row per plotted link and bin)
-//   energy.csv         host,energy_j (only when energy is known)
+//   energy.csv         host,energy_j,off_s (only when energy is known)
 //   ports.csv          name,packets,credit_stall_s,fecn,queue_mean_bytes,queue_peak_bytes (packet
 //                      model only: one row per link direction that carried packets)
 //   port_queues.csv    port,bin,start_s,end_s,mean_bytes (packet model: the 16 ports with the

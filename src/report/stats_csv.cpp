@@ -157,8 +157,9 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
   else
     std::filesystem::remove(std::filesystem::path(dir) / "nics.csv");
   if (s.energy_known)
-    write_table(dir, "energy.csv", "host,energy_j", [&](std::ostream& os) {
-      for (const HostEnergyRow& h : s.energy_hosts) os << field(h.name) << ',' << real(h.energy_j) << '\n';
+    write_table(dir, "energy.csv", "host,energy_j,off_s", [&](std::ostream& os) {
+      for (const HostEnergyRow& h : s.energy_hosts)
+        os << field(h.name) << ',' << real(h.energy_j) << ',' << real(h.off_s) << '\n';
     });
   else  // a directory reused from a run with power must not keep that run's energy
     std::filesystem::remove(std::filesystem::path(dir) / "energy.csv");

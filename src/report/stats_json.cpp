@@ -90,7 +90,7 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
   if (s.energy_known)
     j["energy"] = {{"total_j", s.energy_total_j},
                    {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {
-                      return Json{{"name", h.name}, {"energy_j", h.energy_j}};
+                      return Json{{"name", h.name}, {"energy_j", h.energy_j}, {"off_s", h.off_s}};
                     })}};
   return j;
 }

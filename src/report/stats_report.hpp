@@ -81,6 +81,7 @@ struct TimelineSeries {
 struct HostEnergyRow {
   std::string name;
   double energy_j = 0;
+  double off_s = 0;  // time switched off (shutting down, off, booting)
 };
 
 struct StatsReport {

@@ -560,6 +560,11 @@
       series: [{ type: 'bar', name: 'energy', barMaxWidth: 48, itemStyle: { color: runColours[i] },
         data: hosts.map((h) => h.energy_j) }],
     });
+    // Hosts switched off and on (host_off / simfab_host_off): how long each was not on.
+    const off = hosts.filter((h) => h.off_s > 0);
+    if (off.length > 0)
+      parent.appendChild(element('p', 'note', 'Switched off (shutting down, off or booting): ' +
+        off.map((h) => h.name + ' ' + formatTime(h.off_s * 1e12)).join(', ') + '.'));
   }
 
   // ---------------------------------------------------------------- the page

@@ -213,10 +213,13 @@ if got:
 got = case("ring4_energy", ["--platform", TAURUS, "--trace", TRACE], with_calls=True)
 if got:
     files, result, (ranks, matrix, links, timeline) = got
-    energy = rows(files.get("energy.csv", "host,energy_j\n"))
+    energy = rows(files.get("energy.csv", "host,energy_j,off_s\n"))
     want = {h["name"]: h["energy_j"] for h in result["hosts"]}
     have = {e["host"]: float(e["energy_j"]) for e in energy}
     check("ring4_energy: one row per host with power", sorted(have) == sorted(want), sorted(want), sorted(have))
+    check("ring4_energy: energy.csv header", files.get("energy.csv", "").split("\n")[0] == "host,energy_j,off_s",
+          "host,energy_j,off_s", files.get("energy.csv", "").split("\n")[0])
+    check("ring4_energy: no host was switched off", all(float(e["off_s"]) == 0 for e in energy), 0, energy)
     check("ring4_energy: host energies are the result's",
           all(abs(have.get(n, 0) - v) <= 1e-11 * v for n, v in want.items()), want, have)
     # taurus-16 runs no rank: Idle = 93.75 W over the whole makespan.

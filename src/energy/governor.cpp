@@ -102,23 +102,23 @@ GovernorParams governor_params(const Config& cfg) {
            : g == "adagio-improved" ? GovernorKind::kAdagioImproved
            : g == "lagrange"     ? GovernorKind::kLagrange
                                  : GovernorKind::kNone;
-  p.adagio_factor = number_key(cfg, "energy/adagio-factor", 1, 1e6, "a number from 1 to 1e6");
+  p.task.adagio_factor = number_key(cfg, "energy/adagio-factor", 1, 1e6, "a number from 1 to 1e6");
   const int64_t window = cfg.integer("energy/adagio-window");
   if (window < 0 || window > 1'000'000)
     throw InputError(SourceLoc{}, "--cfg energy/adagio-window=" + std::to_string(window) +
                                       ": expected 0 (all past executions) to 1000000");
-  p.adagio_window = static_cast<size_t>(window);
-  p.adagio_per_host = cfg.choice("energy/adagio-schedule") == "host";
-  p.lagrange.rho = number_key(cfg, "energy/lagrange-rho", 0, 1e12, "a number from 0 to 1e12 (J/s^2)");
-  p.lagrange.overlay = number_key(cfg, "energy/lagrange-overlay", 0.01, 1, "a share from 0.01 to 1");
+  p.task.adagio_window = static_cast<size_t>(window);
+  p.task.adagio_per_host = cfg.choice("energy/adagio-schedule") == "host";
+  p.task.lagrange.rho = number_key(cfg, "energy/lagrange-rho", 0, 1e12, "a number from 0 to 1e12 (J/s^2)");
+  p.task.lagrange.overlay = number_key(cfg, "energy/lagrange-overlay", 0.01, 1, "a share from 0.01 to 1");
   const int64_t span_window = cfg.integer("energy/lagrange-window");
   if (span_window < 1 || span_window > 1'000'000)
     throw InputError(SourceLoc{}, "--cfg energy/lagrange-window=" + std::to_string(span_window) +
                                       ": expected 1 (the last span) to 1000000");
-  p.lagrange_window = static_cast<size_t>(span_window);
-  p.lagrange.printed_idle = cfg.choice("energy/lagrange-idle") == "printed";
-  p.lagrange.printed_dual = cfg.choice("energy/lagrange-dual") == "printed";
-  p.middle = cfg.choice("energy/middle-value") == "epsilon" ? MiddleValue::kEpsilon : MiddleValue::kOneCore;
+  p.task.lagrange_window = static_cast<size_t>(span_window);
+  p.task.lagrange.printed_idle = cfg.choice("energy/lagrange-idle") == "printed";
+  p.task.lagrange.printed_dual = cfg.choice("energy/lagrange-dual") == "printed";
+  p.task.middle = cfg.choice("energy/middle-value") == "epsilon" ? MiddleValue::kEpsilon : MiddleValue::kOneCore;
   p.period = cfg.time("energy/sampling-period");
   if (p.period < SimTime::ps(1'000'000))
     throw InputError(SourceLoc{}, "--cfg energy/sampling-period=" + std::to_string(p.period.ps()) +
@@ -166,18 +166,12 @@ Governor::Governor(Engine& engine, cpu::HostCpus& cpus, const Platform& platform
   engine_.set_handler(EventKind::kGovernor, this);
   if (params_.kind == GovernorKind::kAdagio || params_.kind == GovernorKind::kAdagioImproved ||
       params_.kind == GovernorKind::kLagrange) {
-    TaskGovernorParams t;
+    TaskGovernorParams t = params_.task;
     t.rule = params_.kind == GovernorKind::kAdagio           ? TaskRule::kAdagio
              : params_.kind == GovernorKind::kAdagioImproved ? TaskRule::kAdagioImproved
                                                              : TaskRule::kLagrange;
     t.min_pstate = params_.min_pstate;
     t.max_pstate = params_.max_pstate;
-    t.adagio_factor = params_.adagio_factor;
-    t.adagio_window = params_.adagio_window;
-    t.adagio_per_host = params_.adagio_per_host;
-    t.lagrange = params_.lagrange;
-    t.lagrange_window = params_.lagrange_window;
-    t.middle = params_.middle;
     tasks_ = std::make_unique<TaskGovernor>(cpus, platform, t);
   }
 }

@@ -44,12 +44,7 @@ struct GovernorParams {
   double down = 0.2;
   int min_pstate = 0;
   int max_pstate = -1;  // -1: the host's last pstate
-  double adagio_factor = 3;
-  size_t adagio_window = 0;
-  bool adagio_per_host = false;  // energy/adagio-schedule=host
-  LagrangeParams lagrange;
-  size_t lagrange_window = 5;
-  MiddleValue middle = MiddleValue::kOneCore;
+  TaskGovernorParams task;  // adagio, adagio-improved, lagrange (its rule and pstate range are set here)
 };
 
 GovernorParams governor_params(const Config& cfg);

@@ -130,6 +130,17 @@ def check_true(name, cond, detail):
     results.append((name, bool(cond), "" if cond and not VERBOSE else str(detail)))
 
 
+def check_refused(name, args, phrases, json_name="bad.json"):
+    """`simfab run ARGS` must exit 2, say every phrase on stderr and write no JSON."""
+    if ONLY and ONLY not in name:
+        return
+    rc, err, d, path = run(args, json_name)
+    problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
+    if os.path.exists(path):
+        problems.append("a JSON file was written")
+    results.append((name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+
+
 def finish(d, rank):
     return d["ranks"][rank]["finish_ps"]
 
@@ -412,16 +423,7 @@ def bad_input_checks():
          ["'spin'", "energy/polling", "busy, idle"]),
     ]
     for name, args, phrases in cases:
-        if ONLY and ONLY not in "f " + name:
-            continue
-        rc, err, d, path = run(args, "bad.json")
-        problems = []
-        if rc != 2:
-            problems.append(f"exit status {rc}, expected 2")
-        problems += [f"stderr lacks {p!r}" for p in phrases if p not in err]
-        if os.path.exists(path):
-            problems.append("a JSON file was written")
-        results.append(("f bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+        check_refused("f bad input: " + name, args, phrases)
 
 
 # ---- g. shared cores (seed 001 test 5) --------------------------------------------------------
@@ -527,12 +529,7 @@ def task_checks():
          ["noloc.ti:1:", "expected '<file> <line>'", "'12'"]),
     ]
     for name, args, phrases in cases:
-        rc, err, d, path = run(args, "bad_task.json")
-        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
-        if os.path.exists(path):
-            problems.append("a JSON file was written")
-        if not ONLY or ONLY in "h bad input: " + name:
-            results.append(("h bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+        check_refused("h bad input: " + name, args, phrases, "bad_task.json")
 
 
 # ---- i. hosts off and on ------------------------------------------------------------------------
@@ -584,12 +581,8 @@ def on_off_checks():
         ("host_off without a host", write("noarg.ti", ti(["0 host_off"])), ["noarg.ti:1:", "host_off <host>"]),
     ]
     for name, trace, phrases in cases:
-        rc, err, d, path = run(["--platform", plat, "--hostfile", hf, "--trace", trace], "bad_onoff.json")
-        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
-        if os.path.exists(path):
-            problems.append("a JSON file was written")
-        if not ONLY or ONLY in "i bad input: " + name:
-            results.append(("i bad input: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+        check_refused("i bad input: " + name, ["--platform", plat, "--hostfile", hf, "--trace", trace], phrases,
+                      "bad_onoff.json")
 
 
 # ---- j. C-states ---------------------------------------------------------------------------------
@@ -614,10 +607,7 @@ def cstate_checks():
     for name, value, phrases in (("deeper state draws more", "C1:40:2us, C6:80:300us", ["cs_bad.yaml:2:", "deeper state"]),
                                  ("a latency that is no time", "C1:80:soon", ["cs_bad.yaml:2:", "name:watts:latency"])):
         plat = write("cs_bad.yaml", f"hosts:\n  - {{name: h, speed: 1Gf, power: [[100, 200, 200]], cstates: '{value}'}}\n")
-        rc, err, d, path = run(["--platform", plat, "--trace", t], "cs_bad.json")
-        problems = ([f"exit status {rc}, expected 2"] if rc != 2 else []) + [f"stderr lacks {p!r}" for p in phrases if p not in err]
-        if not ONLY or ONLY in "j bad C-states: " + name:
-            results.append(("j bad C-states: " + name, not problems, "; ".join(problems) + f"; stderr: {err.strip()[:300]}"))
+        check_refused("j bad C-states: " + name, ["--platform", plat, "--trace", t], phrases, "cs_bad.json")
 
 
 def main():

@@ -2,6 +2,7 @@
 // See capture_state.hpp; the file format is docs/capture-format.md.
 #include "capture_state.hpp"
 
+#include <dlfcn.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstdint>
 #include <cstring>
 
 namespace simfab::capture {
@@ -200,6 +202,29 @@ void CaptureState::fail(const std::string& message) {
   std::fflush(stderr);
   PMPI_Abort(MPI_COMM_WORLD, kAbortCode);
   std::_Exit(kAbortCode);
+}
+
+void CaptureState::write_site() {
+  if (site_ == nullptr || site_ == written_site_) return;
+  auto [it, added] = site_names_.try_emplace(site_);
+  if (added) {
+    Dl_info info{};
+    char hex[32];
+    if (::dladdr(site_, &info) != 0 && info.dli_fname != nullptr && info.dli_fname[0] != '\0') {
+      const char* base = std::strrchr(info.dli_fname, '/');
+      std::snprintf(hex, sizeof hex, "+0x%llx",
+                    static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(site_) -
+                                                    reinterpret_cast<std::uintptr_t>(info.dli_fbase)));
+      it->second = std::string(base ? base + 1 : info.dli_fname) + hex;
+    } else {
+      std::snprintf(hex, sizeof hex, "0x%llx", static_cast<unsigned long long>(reinterpret_cast<std::uintptr_t>(site_)));
+      it->second = hex;
+    }
+  }
+  writer_.put('@');
+  writer_.put(it->second);
+  writer_.put('\n');
+  written_site_ = site_;
 }
 
 void CaptureState::end_record() {

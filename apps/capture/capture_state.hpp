@@ -32,6 +32,7 @@
 #include <cstdint>
 #include <ctime>
 #include <string>
+#include <unordered_map>
 #include <vector>
 
 #include "handle_map.hpp"
@@ -113,6 +114,11 @@ class CaptureState {
   void end_record();
 
   void set_inside(bool inside) { inside_ = inside; }
+  // The call site of the call being recorded (its wrapper's return address: CallScope), and the
+  // `@<object>+0x<offset>` line naming it, written before its record when it is not the site of
+  // the previous record (docs/capture-format.md; the converter's TI `location` lines).
+  void set_site(const void* site) { site_ = site; }
+  void write_site();
 
  private:
   [[noreturn]] void fail(const std::string& message);
@@ -139,6 +145,10 @@ class CaptureState {
   int next_op_id_ = 1;
   std::uint64_t next_request_id_ = 1;
 
+  const void* site_ = nullptr;
+  const void* written_site_ = nullptr;
+  std::unordered_map<const void*, std::string> site_names_;  // dladdr() once per site
+
   std::vector<MPI_Request> saved_requests_;
   std::vector<MPI_Status> statuses_;
 };
@@ -151,8 +161,12 @@ CaptureState& capture_state();
 // a wrapper until the scope ends.
 class CallScope {
  public:
-  CallScope() : state_(capture_state()), recording_(state_.recording()) {
-    if (recording_) state_.set_inside(true);
+  // Inlined into the wrapper, so that the return address is the program's call site.
+  [[gnu::always_inline]] CallScope() : state_(capture_state()), recording_(state_.recording()) {
+    if (recording_) {
+      state_.set_inside(true);
+      state_.set_site(__builtin_return_address(0));
+    }
   }
   ~CallScope() {
     if (recording_) state_.set_inside(false);

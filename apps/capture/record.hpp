@@ -47,6 +47,7 @@ class Record {
   static constexpr std::int64_t kNoTime = -1;   // written `-`
 
   Record(CaptureState& state, const char* func, std::int64_t call_ns) : state_(state), w_(state.writer()) {
+    state.write_site();
     w_.put(func);
     w_.put(':');
     time(call_ns);

@@ -58,9 +58,10 @@ int traced(CallScope& scope, const char* func, Call&& call, Fields&& fields) {
   return detail::traced<false>(scope, func, call, fields);
 }
 
-// The same in a scope of its own, for a wrapper with nothing to do before PMPI_X.
+// The same in a scope of its own, for a wrapper with nothing to do before PMPI_X (inlined, so that
+// the scope sees the wrapper's return address).
 template <class Call, class Fields>
-int traced(const char* func, Call&& call, Fields&& fields) {
+[[gnu::always_inline]] inline int traced(const char* func, Call&& call, Fields&& fields) {
   CallScope scope;
   return detail::traced<false>(scope, func, call, fields);
 }

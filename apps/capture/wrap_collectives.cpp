@@ -67,7 +67,7 @@ namespace {
 // Allreduce, Scan, Exscan: sbuf:rbuf:count:dt:op:comm.
 using ReduceAllFn = int (*)(const void*, void*, int, MPI_Datatype, MPI_Op, MPI_Comm);
 
-int reduce_all(const char* name, ReduceAllFn pmpi, const void* sbuf, void* rbuf, int count, MPI_Datatype type,
+[[gnu::always_inline]] inline int reduce_all(const char* name, ReduceAllFn pmpi, const void* sbuf, void* rbuf, int count, MPI_Datatype type,
                MPI_Op op, MPI_Comm comm) {
   return traced(name, [&] { return pmpi(sbuf, rbuf, count, type, op, comm); },
                 [&](Record& r) { r.buf(sbuf).buf(rbuf).num(count).dt(type).op(op).comm(comm); });
@@ -156,7 +156,7 @@ namespace {
 // Allgather, Alltoall: sbuf:scount:sdt:rbuf:rcount:rdt:comm.
 using AllFn = int (*)(const void*, int, MPI_Datatype, void*, int, MPI_Datatype, MPI_Comm);
 
-int all_to(const char* name, AllFn pmpi, const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
+[[gnu::always_inline]] inline int all_to(const char* name, AllFn pmpi, const void* sbuf, int scount, MPI_Datatype stype, void* rbuf, int rcount,
            MPI_Datatype rtype, MPI_Comm comm) {
   return traced(name, [&] { return pmpi(sbuf, scount, stype, rbuf, rcount, rtype, comm); }, [&](Record& r) {
     r.buf(sbuf).num(scount).dt_if(sbuf != MPI_IN_PLACE, stype).buf(rbuf).num(rcount).dt(rtype).comm(comm);

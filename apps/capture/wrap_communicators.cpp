@@ -33,7 +33,7 @@ using simfab::capture::traced;
 // Records a partitioning constructor in the split form (see the header comment): `call` creates
 // *made from parent.
 template <class Call>
-int traced_as_split(const char* func, MPI_Comm parent, const MPI_Comm* made, Call&& call) {
+[[gnu::always_inline]] inline int traced_as_split(const char* func, MPI_Comm parent, const MPI_Comm* made, Call&& call) {
   return traced(func, call, [&](Record& r) {
     int color = MPI_UNDEFINED;
     int key = 0;

@@ -131,7 +131,7 @@ namespace {
 // Waitsome and Testsome: PMPI_X(incount, requests, outcount, indices, statuses).
 using SomeFn = int (*)(int, MPI_Request[], int*, int[], MPI_Status[]);
 
-int some(const char* name, SomeFn pmpi, bool with_flag, int incount, MPI_Request requests[], int* outcount,
+[[gnu::always_inline]] inline int some(const char* name, SomeFn pmpi, bool with_flag, int incount, MPI_Request requests[], int* outcount,
          int indices[], MPI_Status statuses[]) {
   CallScope scope;
   const MPI_Request* before = saved_requests(scope, requests, incount);

@@ -26,13 +26,13 @@ using simfab::capture::traced;
 using SendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm);
 using IsendFn = int (*)(const void*, int, MPI_Datatype, int, int, MPI_Comm, MPI_Request*);
 
-int blocking_send(const char* name, SendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
+[[gnu::always_inline]] inline int blocking_send(const char* name, SendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
                   int tag, MPI_Comm comm) {
   return traced(name, [&] { return pmpi(buf, count, type, dest, tag, comm); },
                 [&](Record& r) { r.buf(buf).num(count).dt(type).rank(dest).tag(tag).comm(comm); });
 }
 
-int nonblocking_send(const char* name, IsendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
+[[gnu::always_inline]] inline int nonblocking_send(const char* name, IsendFn pmpi, const void* buf, int count, MPI_Datatype type, int dest,
                      int tag, MPI_Comm comm, MPI_Request* request) {
   return traced(name, [&] { return pmpi(buf, count, type, dest, tag, comm, request); }, [&](Record& r) {
     const auto id = r.state().new_request(*request, true);

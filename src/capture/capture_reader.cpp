@@ -3,6 +3,7 @@
 
 #include <charconv>
 #include <string>
+#include <unordered_map>
 
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
@@ -182,6 +183,7 @@ class Reader {
   [[noreturn]] void bad(size_t pos, std::string what) const { throw RecordError{pos, std::move(what)}; }
   void header_line(std::string_view line, size_t pos);
   void record_line(std::string_view line, size_t pos, uint32_t line_no);
+  void site_line(std::string_view line, size_t pos);
   void field(char kind, std::string_view tok, size_t pos, CapRecord& rec, int index);
   void check_record(CapRecord& rec, size_t pos);
   void check_times(CapRecord& rec, size_t pos, std::string_view call_tok, std::string_view ret_tok);
@@ -205,6 +207,8 @@ class Reader {
   bool negative_[2] = {false, false};  // the record's send/receive count was negative
   int64_t prev_ret_ = kCapNoTime;
   uint32_t prev_line_ = 0;
+  uint32_t site_ = 0;  // the site of the next records (index + 1 into out_.sites; 0: none)
+  std::unordered_map<std::string, uint32_t> site_ids_;
 };
 
 int64_t Reader::integer(std::string_view tok, size_t pos, int64_t lo, int64_t hi, const char* what) {
@@ -486,7 +490,17 @@ void Reader::record_line(std::string_view line, size_t pos, uint32_t line_no) {
     prev_ret_ = rec.ret;
     prev_line_ = line_no;
   }
+  rec.site = site_;
   out_.records.push_back(rec);
+}
+
+void Reader::site_line(std::string_view line, size_t pos) {
+  const std::string_view name = line.substr(1);
+  if (name.empty() || name.find_first_of(" \t") != std::string_view::npos)
+    fail(pos, "expected '@<object>+0x<offset>' (the call site of the next record), got '" + std::string(line) + "'");
+  auto [it, added] = site_ids_.try_emplace(std::string(name), static_cast<uint32_t>(out_.sites.size() + 1));
+  if (added) out_.sites.emplace_back(name);
+  site_ = it->second;
 }
 
 void Reader::header_line(std::string_view line, size_t pos) {
@@ -601,6 +615,9 @@ void Reader::run() {
       if (line.empty()) {
       } else if (line.front() == '#') {
         header_line(line, pos);
+      } else if (line.front() == '@') {
+        if (!records_started_) fail(pos, "a call site ('@...') before the first record (MPI_Init)");
+        site_line(line, pos);
       } else {
         if (!records_started_) {
           records_started_ = true;

@@ -68,6 +68,7 @@ struct RankCapture {
   std::vector<CapRecord> records;  // MPI_Init first; MPI_Finalize last unless damaged
   std::vector<uint64_t> counts;    // pool of `counts` lists (CapRecord::s_counts / r_counts)
   std::vector<CapDone> done;       // pool of done entries
+  std::vector<std::string> sites;  // call sites (`@` lines), in first-seen order
   // Salvage: the first problem (line, message); damage_line 0 = none.
   uint32_t damage_line = 0;
   std::string damage;

@@ -120,6 +120,7 @@ struct CapRecord {
   uint32_t r_counts = kCapNoList;
   uint32_t done_begin = 0;        // done entries [done_begin, done_begin + done_count)
   uint32_t done_count = 0;
+  uint32_t site = 0;              // its call site: index + 1 into RankCapture::sites (0: none)
   // Filled by the alignment (capture_run.hpp).
   int32_t comm_id = 0;            // the TI communicator id (0 = world), or kCapLocalComm
   int32_t new_id = -1;            // creations: the new communicator's id, -1 for none

@@ -69,6 +69,18 @@ class RankWriter {
   }
   void gap(int64_t ps);
   void sleep(int64_t ps);
+  // SimGrid's `location <site> 0` before the computation that ends at record i, when its call site
+  // differs from the last one written (the per-task governors' tasks; replay/ti_trace.hpp).
+  void location(uint32_t i) {
+    if (i >= rc_.records.size()) return;
+    const uint32_t site = rc_.records[i].site;
+    if (site == 0 || site == last_site_) return;
+    begin("location");
+    arg(rc_.sites[site - 1]);
+    arg(int64_t{0});
+    end(0);
+    last_site_ = site;
+  }
   // The flops argument of a reduction over `elements` elements (ConvertOptions::reduce_flops).
   std::string reduce_flops(uint64_t elements) const {
     char buf[32];
@@ -89,6 +101,7 @@ class RankWriter {
   std::ostream& out_;
   std::string line_;
   std::set<uint32_t> open_;  // records of open (non-null) requests
+  uint32_t last_site_ = 0;
 };
 
 void RankWriter::sleep(int64_t ps) {
@@ -341,6 +354,7 @@ void RankWriter::write() {
         end(0);
         break;
       case CapStep::kOp:
+        location(v.index);
         gap(v.gap_ps);
         if (v.pin_ps > 0) sleep(v.pin_ps);
         if (options_.measured_creation && cap_class(rc_.records[v.index].func) == CapClass::kCreation) {
@@ -350,6 +364,7 @@ void RankWriter::write() {
         op(v.index);
         break;
       case CapStep::kFinalize:
+        location(v.index);
         gap(v.gap_ps);
         begin("finalize");
         end(0);

@@ -13,6 +13,8 @@ and checks every rank's trace against docs/capture-format.md and the probe's kno
     MPI_ANY_SOURCE receive's status source), tags, datatypes (id,size,extent with ids in
     first-seen order), ops, communicators (id,rank,size, also of Comm_split's and Comm_dup's new
     communicators), request ids and the `done` lists of every completion call;
+  - call sites: `@capture_probe+0x<offset>` lines, one per change of site, 10 or more distinct,
+    and `simfab convert` turns them into TI `location` lines;
   - times: call <= return <= next call, on every rank; the probe's 2 ms busy loop shows as a gap
     of at least 2 ms (and under 50 ms) between the call before it and MPI_Barrier;
   - the default directory ./simfab-capture (no SIMFAB_CAPTURE_DIR);
@@ -324,11 +326,21 @@ def read_trace(path, rank, size, speed):
         errors.append("'# speed:' header without SIMFAB_CAPTURE_SPEED")
     body = lines[k:-1] if lines[-1] == "# end" else lines[k:]
     recs = []
+    sites = []
     for j, line in enumerate(body):
         if line.startswith("#"):
             errors.append(f"comment line among the records: {line!r}")
             continue
+        if line.startswith("@"):  # the call site of the next records
+            if not re.fullmatch(r"@capture_probe\+0x[0-9a-f]+", line):
+                errors.append(f"line {k + j + 1}: call site {line!r}, expected '@capture_probe+0x<offset>'")
+            if sites and sites[-1] == line:
+                errors.append(f"line {k + j + 1}: call site {line!r} repeats the previous one")
+            sites.append(line)
+            continue
         recs.append(Rec(k + j + 1, line))
+    if len(set(sites)) < 10:
+        errors.append(f"{len(set(sites))} distinct call sites, expected one per MPI call line of the probe (10 or more)")
     return header, recs, errors
 
 
@@ -382,6 +394,17 @@ def run_main(probe, lib, tmp, verbose):
             print(open(path).read())
     if len(runs) != 1:
         errors.append(f"the ranks have different run ids: {sorted(map(str, runs))}")
+    # simfab convert turns the call sites into SimGrid's location lines.
+    simfab = os.path.join(os.path.dirname(lib), "simfab")
+    if os.path.exists(simfab):
+        ti = os.path.join(tmp, "probe.ti")
+        c = subprocess.run([simfab, "convert", out, "--ti", ti], capture_output=True, text=True, timeout=TIMEOUT_S)
+        rank0 = os.path.join(tmp, "probe.ti_files", "rank-0.ti")
+        text = open(rank0).read() if c.returncode == 0 and os.path.exists(rank0) else ""
+        locs = re.findall(r"(?m)^0 location capture_probe\+0x[0-9a-f]+ 0$", text)
+        if len(set(locs)) < 10:
+            errors.append(f"simfab convert wrote {len(set(locs))} distinct location lines for rank 0, expected 10 or more"
+                          f" (status {c.returncode}: {c.stderr.strip()[:300]})")
     if not errors:
         print(f"  compute gaps (ns): {gaps}")
     return errors

@@ -352,10 +352,11 @@ TEST(RunStats, EnergyOnlyWhenKnown) {
   RunResult res = result_for({10, 10}, 10);
   res.energy.present = true;
   res.energy.total_j = 12.5;
-  res.energy.hosts = {{"h0", 10.25, 0}, {"h1", 2.25, 0}};
+  res.energy.hosts = {{"h0", 10.25, 0, 0, 0}, {"h1", 2.25, 0, 1.5, 1}};  // h1 was switched off for 1.5 s
   run.rec.finish(res);
   EXPECT_EQ(run.stats.to_json()["energy"].dump(),
-            R"({"total_j":12.5,"hosts":[{"name":"h0","energy_j":10.25},{"name":"h1","energy_j":2.25}]})");
+            R"({"total_j":12.5,"hosts":[{"name":"h0","energy_j":10.25,"off_s":0.0},)"
+            R"({"name":"h1","energy_j":2.25,"off_s":1.5}]})");
 }
 
 std::string read_text(const std::filesystem::path& p) {

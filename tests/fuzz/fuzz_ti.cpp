@@ -9,6 +9,7 @@
 
 #include "core/engine.hpp"
 #include "cpu/host_cpus.hpp"
+#include "cpu/host_power.hpp"
 #include "energy/energy_meter.hpp"
 #include "core/error.hpp"
 #include "mpi/executor.hpp"
@@ -28,12 +29,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     return 0;
   }
   try {
-    // Even hosts have two pstates and power (set_pstate, shared cores, energy); every host is
-    // modelled dynamically and migrate points balance every second time (load balancing).
+    // Even hosts have two pstates, power, boot/shutdown costs and C-states (set_pstate, shared
+    // cores, energy, host_off/host_on); every host is modelled dynamically and migrate points
+    // balance every second time (load balancing); the meter counts waiting as idle (C-states).
     Platform platform;
     CpuProfile prof;
     prof.speeds = {1e9, 5e8};
     prof.power = {{10, 20, 30}, {5, 10, 15}};
+    prof.power_off_w = 1;
+    prof.boot = {0.5, 20};
+    prof.shutdown = {0.25, 5};
+    prof.cstates = {{"C1", 8, 2e-6}, {"C6", 4, 3e-4}};
     const int pi = platform.add_cpu_profile(prof);
     for (int i = 0; i < 64; ++i) {
       Host h{"h" + std::to_string(i), 1, 1e9, -1, -1};
@@ -53,9 +59,13 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     std::vector<int> per_host(64, 0);
     for (HostId h : rank_host) ++per_host[static_cast<size_t>(h)];
     cpu::HostCpus cpus(engine, platform, per_host, true);
-    energy::EnergyMeter meter(platform, cpus, ex.rank_hosts(), energy::MiddleValue::kOneCore, true);
+    energy::EnergyMeter meter(platform, cpus, ex.rank_hosts(), energy::MiddleValue::kOneCore, false,
+                              energy::CStateIdle(energy::CStateRule::kMenu, 2, 64));
     cpus.add_observer(&meter);
     ex.set_cpus(&cpus);
+    cpu::HostPower power(platform);
+    ex.set_host_power(&power);
+    meter.set_host_power(&power);
     const ExecutionResult res = ex.run();
     meter.finish(res.makespan, res.finish, NetworkStats{});
   } catch (const InputError&) {

@@ -130,6 +130,12 @@ class Record {
     if (request == MPI_REQUEST_NULL || !state_.take_request(request, &info)) return;
     if (done_entries_++ > 0) w_.put(',');
     w_.put_uint(info.id);
+    int cancelled = 0;
+    PMPI_Test_cancelled(&status, &cancelled);
+    if (cancelled) {
+      w_.put("/-3/-1/0");
+      return;
+    }
     if (info.is_send) {
       w_.put("/-2/-1/0");
       return;

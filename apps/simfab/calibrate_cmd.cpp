@@ -66,7 +66,18 @@ void parse_breakpoints(const std::string& value, calibrate::CalibrationOptions& 
   }
 }
 
-int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
+// "0.5" or "50%": a fraction >= 0.
+double fraction_or_percent(const std::string& option, const std::string& value) {
+  const bool percent = !value.empty() && value.back() == '%';
+  const std::string number = percent ? value.substr(0, value.size() - 1) : value;
+  char* end = nullptr;
+  const double v = std::strtod(number.c_str(), &end);
+  if (number.empty() || *end != '\0' || !std::isfinite(v) || v < 0)
+    throw usage_error(option + " takes a fraction or a percentage of at least 0 (0.5 or 50%), got '" + value + "'");
+  return percent ? v / 100 : v;
+}
+
+int fit(const std::vector<std::string>& samples_paths, const std::vector<std::string>& rest) {
   std::string out_path, plot_path, json_path;
   int hosts = 2;
   bool quiet = false;
@@ -74,7 +85,7 @@ int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
   static constexpr CliOption kOptions[] = {{"-o"},           {"--output"},       {"--plot"},     {"--json"},
                                            {"--hosts"},      {"--breakpoints"},  {"--max-segments"},
                                            {"--min-samples"}, {"--weights"},     {"--outlier-factor"},
-                                           {"--quiet", false}};
+                                           {"--keep"},        {"--max-spread"},  {"--quiet", false}};
   parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
     if (name == "-o" || name == "--output") out_path = value;
     else if (name == "--plot") plot_path = value;
@@ -84,12 +95,19 @@ int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
     else if (name == "--max-segments") o.max_segments = static_cast<size_t>(whole_number("--max-segments", value, 1, 64));
     else if (name == "--min-samples") o.min_samples = static_cast<size_t>(whole_number("--min-samples", value, 2, 1000000));
     else if (name == "--quiet") quiet = true;
-    else if (name == "--weights") {
+    else if (name == "--keep") {
+      if (value != "best" && value != "all")
+        throw usage_error("--keep takes best (fit the fastest repetition of each experiment at each size, as seed 003 "
+                          "keeps the best of 5) or all (fit every repetition), got '" + value + "'");
+      o.keep_best = value == "best";
+    } else if (name == "--max-spread") {
+      o.max_spread = fraction_or_percent("--max-spread", value);
+    } else if (name == "--weights") {
       if (value == "relative") o.weighting = calibrate::Weighting::kRelative;
       else if (value == "ordinary") o.weighting = calibrate::Weighting::kOrdinary;
       else throw usage_error("--weights takes relative (least squares on relative residuals) or ordinary (plain OLS), "
                              "got '" + value + "'");
-    } else {
+    } else {  // --outlier-factor
       char* end = nullptr;
       o.outlier_factor = std::strtod(value.c_str(), &end);
       if (value.empty() || *end != '\0' || !std::isfinite(o.outlier_factor) ||
@@ -98,7 +116,9 @@ int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
                           "at their size) or 0 (keep all), got '" + value + "'");
     }
   });
-  const calibrate::CalibrationSamples samples = calibrate::read_calibration_samples(samples_path);
+  std::vector<calibrate::CalibrationSamples> runs;
+  for (const std::string& path : samples_paths) runs.push_back(calibrate::read_calibration_samples(path));
+  const calibrate::CalibrationSamples samples = calibrate::merge_calibration_samples(std::move(runs));
   const calibrate::CalibrationFit f = calibrate::fit_calibration(samples, o);
   if (!out_path.empty())
     write_file_atomically(out_path, "the platform file",
@@ -106,7 +126,7 @@ int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
   if (!plot_path.empty())
     write_file_atomically(plot_path, "the plot", [&](std::ostream& out) {
       const auto panels = calibrate::fit_panels(f, samples, o.outlier_factor);
-      calibrate::write_svg(out, panels, "simfab calibrate fit " + samples_path);
+      calibrate::write_svg(out, panels, "simfab calibrate fit " + samples.source);
     });
   if (!json_path.empty())
     write_file_atomically(json_path, "the JSON output file",
@@ -122,15 +142,18 @@ int fit(const std::string& samples_path, const std::vector<std::string>& rest) {
 
 int cmd_calibrate(const std::vector<std::string>& args) {
   const std::string expected =
-      "expected 'simfab calibrate fit SAMPLES.csv [-o PLATFORM.yaml] [options]' or 'simfab calibrate program [-o "
+      "expected 'simfab calibrate fit SAMPLES.csv [MORE.csv...] [-o PLATFORM.yaml] [options]' or 'simfab calibrate program [-o "
       "FILE]'";
   if (args.empty()) throw usage_error(expected);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "program") return program(rest);
   if (args[0] == "fit") {
-    if (rest.empty() || rest[0].empty() || rest[0][0] == '-')
-      throw usage_error("give the measurements first: simfab calibrate fit SAMPLES.csv [options]");
-    return fit(rest[0], std::vector<std::string>(rest.begin() + 1, rest.end()));
+    // One or more measurement files (runs repeated to keep the best), then the options.
+    size_t n = 0;
+    while (n < rest.size() && !rest[n].empty() && rest[n][0] != '-') ++n;
+    if (n == 0) throw usage_error("give the measurements first: simfab calibrate fit SAMPLES.csv [MORE.csv...] [options]");
+    return fit(std::vector<std::string>(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(n)),
+               std::vector<std::string>(rest.begin() + static_cast<std::ptrdiff_t>(n), rest.end()));
   }
   throw usage_error("unknown calibrate command '" + args[0] + "'; " + expected);
 }

@@ -108,7 +108,7 @@ const SegmentParams& CalibrationFit::segment_of(Bytes k) const {
 }
 
 std::array<std::vector<Point>, kExperimentCount> kept_points(const CalibrationSamples& samples, double outlier_factor,
-                                                             size_t* dropped) {
+                                                             size_t* dropped, bool keep_best) {
   std::array<std::vector<Point>, kExperimentCount> out;
   size_t n_dropped = 0;
   for (size_t e = 0; e < kExperimentCount; ++e) {
@@ -117,15 +117,39 @@ std::array<std::vector<Point>, kExperimentCount> kept_points(const CalibrationSa
     std::map<Bytes, double> limit;
     for (auto& [k, v] : groups)
       limit[k] = outlier_factor > 0 && v.size() >= 3 ? outlier_factor * median(v) : kInf;
+    std::map<Bytes, double> best;  // keep_best: the fastest kept repetition per size
     for (const Sample& s : samples.by_experiment[e]) {
       if (s.seconds > limit[s.bytes]) {
         ++n_dropped;
         continue;
       }
-      out[e].push_back(Point{static_cast<double>(s.bytes), s.seconds});
+      if (!keep_best) {
+        out[e].push_back(Point{static_cast<double>(s.bytes), s.seconds});
+        continue;
+      }
+      auto [it, added] = best.try_emplace(s.bytes, s.seconds);
+      if (!added) it->second = std::min(it->second, s.seconds);
     }
+    for (const auto& [k, t] : best) out[e].push_back(Point{static_cast<double>(k), t});
   }
   if (dropped) *dropped = n_dropped;
+  return out;
+}
+
+std::vector<Spread> measurement_spread(const CalibrationSamples& samples, double outlier_factor) {
+  const auto pts = kept_points(samples, outlier_factor);
+  std::vector<Spread> out;
+  for (size_t e = 0; e < kExperimentCount; ++e) {
+    std::vector<double> per_size;
+    for (auto& [k, v] : by_size(pts[e])) {
+      if (v.size() < 2) continue;
+      const double best = *std::min_element(v.begin(), v.end());
+      if (best > 0) per_size.push_back((median(v) - best) / best);
+    }
+    if (per_size.empty()) continue;
+    out.push_back(Spread{static_cast<Experiment>(e), median(per_size),
+                         *std::max_element(per_size.begin(), per_size.end()), per_size.size()});
+  }
   return out;
 }
 
@@ -133,7 +157,20 @@ CalibrationFit fit_calibration(const CalibrationSamples& samples, const Calibrat
   CalibrationFit fit;
   fit.source = samples.source;
   const SourceLoc where{samples.source, 0, 0};
-  const auto pts = kept_points(samples, options.outlier_factor, &fit.outliers_dropped);
+  const auto pts = kept_points(samples, options.outlier_factor, &fit.outliers_dropped, options.keep_best);
+  fit.best_of = options.keep_best;
+  fit.spread = measurement_spread(samples, options.outlier_factor);
+  for (const Spread& s : fit.spread) {
+    const bool required = s.experiment == Experiment::kSend || s.experiment == Experiment::kRecv ||
+                          s.experiment == Experiment::kPingpong;
+    if (required && options.max_spread > 0 && s.median > options.max_spread)
+      throw InputError(where, std::string("the measurements vary too much to fit: ") + experiment_name(s.experiment) +
+                                  "'s repetitions spread " + g4(100 * s.median) +
+                                  " % above their best (median over " + std::to_string(s.sizes) +
+                                  " sizes), more than --max-spread " + g4(100 * options.max_spread) +
+                                  " %; the machine was busy while calibrating: rerun the calibration on a quiet "
+                                  "machine, or accept this spread with a larger --max-spread (0: never refuse)");
+  }
   const auto& of = [&](Experiment e) -> const std::vector<Point>& { return pts[static_cast<size_t>(e)]; };
   for (Experiment e : {Experiment::kSend, Experiment::kRecv, Experiment::kPingpong})
     if (of(e).empty())

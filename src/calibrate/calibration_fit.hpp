@@ -13,6 +13,12 @@
 //
 // 1. Outliers. A measurement more than outlier_factor times the median of its experiment at its
 //    size (with 3 or more there) is dropped: a descheduled process, not the MPI library.
+//    Best of the repetitions (keep_best, the default): of the measurements of one experiment at
+//    one size, only the fastest is fitted, as seed 003 keeps the best of 5 runs; noise on a
+//    shared machine only ever adds time. Spread: per experiment, the median over its sizes of
+//      (median - best) / best     of the repetitions at that size (2 or more),
+//    reported with the fit; fit_calibration refuses (InputError) a fit whose send, recv or
+//    pingpong spread exceeds max_spread: a busy machine, whose platform would mislead.
 // 2. Protocols, from late_recv (the receive posted D late) and send (posted early), per size:
 //      waited     late - send >= D/2          (the send sat out the receiver's delay)
 //      returned   late < D/2                  (it returned before the receive existed)
@@ -79,6 +85,15 @@ struct CalibrationOptions {
   size_t min_samples = 6;          // per experiment and segment
   Weighting weighting = Weighting::kRelative;
   double outlier_factor = 3;       // 0 keeps every measurement
+  bool keep_best = true;           // fit the fastest repetition per size; false: every kept one
+  double max_spread = 0.5;         // refuse a fit noisier than this (0: never refuse)
+};
+
+struct Spread {
+  Experiment experiment{};
+  double median = 0;  // (median - best) / best of the repetitions, median over the sizes
+  double worst = 0;   // the same, largest over the sizes
+  size_t sizes = 0;   // sizes with 2 or more repetitions
 };
 
 struct SegmentParams {
@@ -114,6 +129,8 @@ struct CalibrationFit {
   double loggops_L_ps = 0, loggops_o_ps = 0, loggops_g_ps = 0, loggops_G_ps_per_byte = 0, loggops_O_ps_per_byte = 0;
   Bytes loggops_S = 0;
   std::vector<std::string> notes;  // what was assumed, clamped or missing
+  std::vector<Spread> spread;      // per experiment with repetitions, in Experiment order
+  bool best_of = true;             // the fit used the best repetition per size
 
   const SegmentParams& segment_of(Bytes k) const;
 };
@@ -122,8 +139,11 @@ struct CalibrationFit {
 // cannot be fitted.
 CalibrationFit fit_calibration(const CalibrationSamples& samples, const CalibrationOptions& options);
 
-// The measurements fit_calibration keeps (outliers dropped), per experiment, as points.
+// The measurements fit_calibration keeps (outliers dropped; with keep_best only the fastest per
+// size), per experiment, as points.
 std::array<std::vector<Point>, kExperimentCount> kept_points(const CalibrationSamples& samples, double outlier_factor,
-                                                             size_t* dropped = nullptr);
+                                                             size_t* dropped = nullptr, bool keep_best = false);
+// The spread of each experiment's repetitions (after outliers), see above.
+std::vector<Spread> measurement_spread(const CalibrationSamples& samples, double outlier_factor);
 
 }  // namespace simfab::calibrate

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "mpi/coll/registry.hpp"
+
 namespace simfab::calibrate {
 
 namespace {
@@ -52,6 +54,15 @@ std::vector<Point> curve(const SegmentParams& s, bool first, bool last, Line lin
   return out;
 }
 
+// "fitted the best repetition per size; spread pingpong 30 %, send 11 %, ..." (calibration_fit.hpp).
+std::string spread_text(const CalibrationFit& fit) {
+  std::string out = fit.best_of ? "fitted the best repetition per size" : "fitted every repetition";
+  for (size_t i = 0; i < fit.spread.size(); ++i)
+    out += std::string(i ? ", " : "; repetitions spread above their best: ") + experiment_name(fit.spread[i].experiment) +
+           " " + g4(100 * fit.spread[i].median) + " %";
+  return out;
+}
+
 }  // namespace
 
 std::string overhead_table(const CalibrationFit& fit, Line SegmentParams::*line) {
@@ -78,6 +89,7 @@ void write_platform_yaml(std::ostream& out, const CalibrationFit& fit, const Cal
   out << "# simfab platform, version 1: calibrated by `simfab calibrate fit " << samples.source << "`\n"
       << "# measured on " << header("hostname") << ", " << header("np") << " ranks, " << header("date") << "\n"
       << "# MPI: " << header("library") << "\n"
+      << "# " << spread_text(fit) << " (median over sizes)\n"
       << "# segments (sizes; protocol; transfer T = L + k/B):\n";
   for (const SegmentParams& s : fit.segments)
     out << "#   " << range_text(s.first, s.last) << "  " << protocol_name(s.protocol) << "  L " << g4(s.latency_s * 1e6)
@@ -85,7 +97,12 @@ void write_platform_yaml(std::ostream& out, const CalibrationFit& fit, const Cal
   out << "# Run it with: simfab run --platform THIS.yaml --trace ... (LogGOPS: --cfg network/model=loggops)\n"
       << "version: 1\n"
       << "config:\n"
-      << "  network/model: flow\n"
+      << "  network/model: flow\n";
+  // The calibrated library's collective algorithms (issue 28): replays and simfab exec on this
+  // platform run its decision rules unless they choose a selector themselves.
+  if (const char* selector = coll::library_coll_selector(samples.header_value("library")))
+    out << "  mpi/coll-selector: " << selector << "      # the collectives of " << header("library") << "\n";
+  out
       << "  flow/os: \"" << overhead_table(fit, &SegmentParams::os) << "\"\n"
       << "  flow/or: \"" << overhead_table(fit, &SegmentParams::orr) << "\"\n"
       << "  flow/ois: \"" << overhead_table(fit, &SegmentParams::ois) << "\"\n"
@@ -120,6 +137,11 @@ std::string fit_json(const CalibrationFit& fit, const CalibrationSamples& sample
   j["header"] = header;
   j["samples_used"] = fit.samples_used;
   j["outliers_dropped"] = fit.outliers_dropped;
+  j["keep"] = fit.best_of ? "best" : "all";
+  Json spread = Json::object();
+  for (const Spread& s : fit.spread)
+    spread[experiment_name(s.experiment)] = Json{{"median", s.median}, {"worst", s.worst}, {"sizes", s.sizes}};
+  j["spread"] = spread;
   j["boundaries"] = fit.boundaries;
   j["async_threshold"] = fit.async_threshold;
   j["detached_threshold"] = fit.detached_threshold;
@@ -207,6 +229,7 @@ void print_fit_summary(std::ostream& out, const CalibrationFit& fit, const Calib
       << fit.loggops_S << " B\n";
   for (const ContentionPoint& c : fit.contention)
     out << "contention: " << c.pairs << " pair(s) at once: " << bandwidth_text(c.aggregate_Bps) << " in total\n";
+  out << "repetitions: " << spread_text(fit) << " (median over sizes of (median - best) / best)\n";
   for (const std::string& n : fit.notes) out << "note: " << n << "\n";
 }
 

@@ -132,4 +132,25 @@ CalibrationSamples read_calibration_samples(const std::string& path) {
   return parse_calibration_samples(text.str(), path);
 }
 
+CalibrationSamples merge_calibration_samples(std::vector<CalibrationSamples> runs) {
+  SIMFAB_CHECK(!runs.empty(), "merging no calibration runs");
+  CalibrationSamples out = std::move(runs.front());
+  const std::string first = out.source;
+  for (size_t i = 1; i < runs.size(); ++i) {
+    CalibrationSamples& run = runs[i];
+    for (const char* key : {"library", "np", "hostname"}) {
+      const std::string mine = out.header_value(key), theirs = run.header_value(key);
+      if (mine != theirs)
+        throw InputError(SourceLoc{run.source, 0, 0},
+                         std::string("header '") + key + "' is '" + theirs + "' here but '" + mine + "' in " + first + ": runs fitted together must measure the same library, rank "
+                             "count and host");
+    }
+    std::erase_if(out.header, [&](const auto& kv) { return kv.second != run.header_value(kv.first); });
+    for (size_t e = 0; e < kExperimentCount; ++e)
+      out.by_experiment[e].insert(out.by_experiment[e].end(), run.by_experiment[e].begin(), run.by_experiment[e].end());
+    out.source += " + " + run.source;
+  }
+  return out;
+}
+
 }  // namespace simfab::calibrate

@@ -68,4 +68,11 @@ CalibrationSamples parse_calibration_samples(std::string_view text, const std::s
 // Reads and parses the file at `path`. Throws InputError (also when it cannot be read).
 CalibrationSamples read_calibration_samples(const std::string& path);
 
+// Several calibration runs on the same machine as one set of measurements (the fit keeps the best
+// repetition across all of them; seed 003 keeps the best of 5 runs). Their headers must agree on
+// what was measured: the library, the rank count and the host name (InputError at the later
+// file's header otherwise); the late-recv delay is the first run's. The source reads "a.csv +
+// b.csv"; the header is the first run's with date and sizes dropped when they differ.
+CalibrationSamples merge_calibration_samples(std::vector<CalibrationSamples> runs);
+
 }  // namespace simfab::calibrate

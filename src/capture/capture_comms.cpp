@@ -245,6 +245,13 @@ void CaptureAligner::resolve_requests(RankId r) {
           open.erase(it);
           if (d.op == CapDone::kNullRequest) continue;
           CapRecord& op = rc.records[d.op];
+          if (d.src == kCapCancelled) {
+            // Cancelled (MPI_Cancel): it moved no message, as if it had named MPI_PROC_NULL.
+            (cap_class(op.func) == CapClass::kIsend ? op.s_peer : op.r_peer) = kCapProcNull;
+            op.wild_src = op.wild_tag = false;
+            d.op = CapDone::kNullRequest;
+            continue;
+          }
           if (cap_class(op.func) == CapClass::kIrecv && !resolve(op, true, d.src, d.tag, i)) return;
         }
         break;

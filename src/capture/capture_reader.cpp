@@ -553,6 +553,8 @@ void Reader::header_line(std::string_view line, size_t pos) {
     h.speed = v;
   } else if (key == "hostname") {
     h.hostname = std::string(value);
+  } else if (key == "library") {
+    h.library = std::string(value);
   }
 }
 

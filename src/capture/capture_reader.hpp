@@ -55,6 +55,7 @@ struct CaptureHeader {
   int64_t ps_per_unit = 1000; // `# time-unit:` (ns: 1000; liballprof µs: 10^6)
   double speed = 0;           // `# speed:` flop/s, 0 = not given
   std::string hostname;
+  std::string library;        // `# library:` MPI_Get_library_version's first line ("" unknown)
 };
 
 struct ReadOptions {

@@ -69,6 +69,8 @@ bool cap_split_form(CapFunc f);
 inline constexpr int32_t kCapAnySource = -1;
 inline constexpr int32_t kCapAnyTag = -1;
 inline constexpr int32_t kCapProcNull = -2;
+// A `done` entry's src for a request that MPI_Cancel cancelled (MPI_Test_cancelled on its status).
+inline constexpr int32_t kCapCancelled = -3;
 inline constexpr int32_t kCapUndefined = -32766;          // MPI_UNDEFINED as a split colour
 inline constexpr uint64_t kCapInPlace = std::numeric_limits<uint64_t>::max();  // buffer `-1`
 inline constexpr int64_t kCapNoTime = std::numeric_limits<int64_t>::min();     // time `-`

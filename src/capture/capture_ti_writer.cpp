@@ -342,6 +342,9 @@ void RankWriter::op(uint32_t i) {
 }
 
 void RankWriter::write() {
+  // The MPI library that ran the capture: the replay picks that library's collective algorithms
+  // by default (replay/ti_trace.hpp ti_mpi_library).
+  if (const std::string& lib = rc_.header.library; !lib.empty()) out_ << "# mpi-library: " << lib << "\n";
   walk_rank(run_, r_, options_, [&](const CapVisit& v) {
     switch (v.step) {
       case CapStep::kInit:

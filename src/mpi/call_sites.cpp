@@ -42,7 +42,9 @@ void CallSites::at_site(RankId r, uint32_t s) { rank(r).next = s; }
 
 uint32_t CallSites::task_before(RankId r) {
   const RankSites& s = rank(r);
-  return task(s.previous, s.next);
+  const uint32_t t = task(s.previous, s.next);
+  unknown_task_used_ |= t == 0;
+  return t;
 }
 
 void CallSites::called(RankId r) {

@@ -48,7 +48,9 @@ class CallSites {
   const std::string& site_name(uint32_t site) const { return names_[site]; }
   // "file:line -> file:line".
   std::string task_name(uint32_t task) const;
-  size_t tasks() const { return tasks_.size(); }
+  // The tasks that ran a computation: 0 for a trace whose gaps are all sleeps (a capture
+  // converted without --speed), 1 for computations without call sites.
+  size_t tasks() const { return tasks_.size() - (unknown_task_used_ ? 0 : 1); }
 
  private:
   struct RankSites {
@@ -64,6 +66,7 @@ class CallSites {
   std::vector<std::pair<uint32_t, uint32_t>> tasks_{{kUnknown, kUnknown}};  // per task: its two sites
   std::unordered_map<uint64_t, uint32_t> by_pair_{{0, 0}};
   std::vector<RankSites> ranks_;
+  bool unknown_task_used_ = false;  // task 0 exists from the start; counted once a computation has it
 };
 
 }  // namespace simfab

@@ -75,6 +75,27 @@ std::unique_ptr<TiTrace> open_ti_trace(const std::string& path) { return TiTrace
 
 int ti_num_ranks(const TiTrace& trace) { return trace.num_ranks(); }
 
+std::string ti_mpi_library(const TiTrace& trace, SourceLoc* where) {
+  if (trace.streaming() || trace.file_count() == 0) return {};
+  static constexpr std::string_view kKey = "# mpi-library:";
+  const std::string_view text = trace.text(0);
+  size_t pos = 0;
+  for (int line = 1; pos < text.size() && text[pos] == '#'; ++line) {
+    size_t end = text.find('\n', pos);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view l = text.substr(pos, end - pos);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    if (l.substr(0, kKey.size()) == kKey) {
+      l.remove_prefix(kKey.size());
+      while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
+      if (where) *where = SourceLoc{std::string(trace.file_name(0)), line, 0};
+      return std::string(l);
+    }
+    pos = end + 1;
+  }
+  return {};
+}
+
 std::unique_ptr<TiTrace> TiTrace::open(const std::string& path) {
   auto file = std::make_unique<MappedFile>(path);
   const std::string_view text = file->text();

@@ -233,6 +233,10 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
                        "turn them into time");
     trace = open_ti_trace(in.trace_path);
     num_ranks = ti_num_ranks(*trace);
+    // A trace that names its MPI library replays with that library's collectives (issue 28).
+    SourceLoc library_line;
+    const std::string library = ti_mpi_library(*trace, &library_line);
+    coll::select_library_collectives(cfg, library, library_line);
     ops = &ti_ops;
   }
   std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);

@@ -372,8 +372,21 @@ if shutil.which("mpirun") and shutil.which("mpicc") and os.path.exists(LIB):
             r0 = ti_lines(out, 0)
             check("real capture: Cart_create as comm_split", any(l.startswith("0 comm_split") and "comm=" in l for l in r0),
                   "a comm_split on a communicator (Cart_sub)", [l for l in r0 if "comm_" in l])
-            t = replay("real capture TI", ["--trace", os.path.join(out, "out.ti")])
+            # The capture names its library; the TI keeps it and the replay runs Open MPI's collectives
+            # unless told otherwise (issue 28). The GOAL schedule holds Schedgen's expansion.
+            check("real capture: the TI names the MPI library", r0[0].startswith("# mpi-library: Open MPI"),
+                  "'# mpi-library: Open MPI ...' first", r0[:2])
+            ti = os.path.join(out, "out.ti")
+            default = replay("real capture TI", ["--trace", ti])
+            ompi = replay("real capture TI, ompi", ["--trace", ti, "--cfg", "mpi/coll-selector=ompi"])
+            t = replay("real capture TI, schedgen", ["--trace", ti, "--cfg", "mpi/coll-selector=schedgen"])
             g = replay("real capture GOAL", ["--goal", os.path.join(out, "out.goal")])
+            if default and ompi and t:
+                check("real capture: Open MPI's collectives by default",
+                      default["makespan_s"] == ompi["makespan_s"] and default["messages"] == ompi["messages"]
+                      and default["messages"] != t["messages"],
+                      "the ompi selector's messages, not Schedgen's",
+                      (default["messages"], ompi["messages"], t["messages"]))
             if t and g:
                 same = [(k, t[k], g[k]) for k in ("messages", "bytes", "unmatched_messages")]
                 check("real capture: TI and GOAL move the same messages", all(a == b for _, a, b in same)

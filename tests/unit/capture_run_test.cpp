@@ -34,6 +34,20 @@ TEST(CaptureRun, WildcardsAreResolvedToTheRecordedSource) {
   EXPECT_EQ(run.step(0, 3), CapStep::kOp);
 }
 
+TEST(CaptureRun, ACancelledReceiveMovesNoMessage) {
+  // HPC Challenge's RandomAccess posts an MPI_ANY_SOURCE Irecv, cancels it and waits: the done
+  // entry is `req/-3/-1/0` (MPI_Test_cancelled). It becomes a receive from MPI_PROC_NULL.
+  const CaptureRun run = align_texts({
+      capture_text(0, 2, {"MPI_Irecv:3100:8:1:3,4,4:-1:-1:" + world(0, 2) + ":1:3200", "MPI_Wait:3300:1/-3/-1/0:4000",
+                          "MPI_Finalize:5000:-"}),
+      capture_text(1, 2, {"MPI_Finalize:5000:-"}),
+  });
+  const auto& recs = run.rank(0).records;
+  EXPECT_EQ(recs[1].r_peer, kCapProcNull);
+  EXPECT_FALSE(recs[1].wild_src);
+  EXPECT_EQ(run.rank(0).done[recs[2].done_begin].op, CapDone::kNullRequest);
+}
+
 TEST(CaptureRun, CommunicatorIdsAgreeAcrossMembers) {
   // Four ranks split by parity; each rank names its new communicator with its own handle. Then
   // MPI_Comm_create of {3, 1} (rank 0 and 2 are not members).

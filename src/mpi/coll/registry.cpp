@@ -501,6 +501,20 @@ void register_coll_keys(Config& cfg) {
   }
 }
 
+const char* library_coll_selector(std::string_view library) {
+  const auto names = [&](std::string_view what) { return library.find(what) != std::string_view::npos; };
+  return names("Open MPI")                                                ? "ompi"
+         : names("MPICH") || names("MVAPICH") || names("Intel(R) MPI") ? "mpich"
+                                                                           : nullptr;
+}
+
+std::string select_library_collectives(Config& cfg, std::string_view library, const SourceLoc& where) {
+  const char* selector = library_coll_selector(library);
+  if (!selector || cfg.is_explicit("mpi/coll-selector") || cfg.is_explicit("smpi/coll-selector")) return {};
+  cfg.set("mpi/coll-selector", selector, where);
+  return selector;
+}
+
 const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name) {
   for (const CollAlgorithm& a : coll_algorithms(op))
     if (name == a.name) return &a;

@@ -97,6 +97,15 @@ std::span<const CollAlgorithm> coll_algorithms(CollOp op);
 // Declares mpi/<collective> for every CollOp (a choice among its algorithm names).
 void register_coll_keys(Config& cfg);
 
+// The collectives of the MPI library that ran a traced or calibrated program (issue 28): a
+// capture or calibration names its library (MPI_Get_library_version), and the replay then runs
+// that library's decision rules unless the run chose a selector itself. "Open MPI ..." gives
+// mpi/coll-selector=ompi; MPICH and its derivatives (MVAPICH, Intel MPI) give mpich; any other
+// library (or "") leaves the default. library_coll_selector gives that selector (nullptr: none);
+// select_library_collectives sets it in cfg and returns it, or "" when it set nothing.
+const char* library_coll_selector(std::string_view library);
+std::string select_library_collectives(Config& cfg, std::string_view library, const SourceLoc& where);
+
 const CollAlgorithm* find_coll_algorithm(CollOp op, std::string_view name);
 
 // How each collective picks its algorithm: SimGrid's smpi/<collective> wins when set, then a

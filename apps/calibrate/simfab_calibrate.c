@@ -26,6 +26,13 @@
  *              element count (the cost of a reduction per element)
  *   contention (4 ranks or more) p = 1 .. np/2 pairs (0,1), (2,3), ... each send 4 MiB one way at
  *              once; the bytes column holds p * 4 MiB, the time is the slowest pair's
+ *   first_call, next_call  every rank, first thing after MPI_Init: each collective's first call
+ *              in the process and its second call (one double, root 0, all ranks in step before
+ *              each), rank 0's time; the bytes column holds the collective's number in simfab's
+ *              order: 0 barrier, 1 bcast, 2 reduce, 3 allreduce, 4 allgather, 5 alltoall,
+ *              6 gather, 7 scatter, 8 allgatherv, 9 alltoallv, 10 gatherv, 11 scatterv,
+ *              12 reduce_scatter, 13 scan, 14 exscan. Open MPI sets up a collective's module on
+ *              its first use in a process (issue 28: first-call costs)
  * Output (rank 0; CSV): comment lines "# key: value", then "experiment,bytes,seconds" rows.
  * Exit status: 0, or 2 for a bad option (before MPI_Init). */
 #define _POSIX_C_SOURCE 200809L
@@ -40,9 +47,11 @@
 #include <unistd.h>
 
 enum { kTagHandshake = 1, kTagData = 2, kTagRows = 3 };
-enum { kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce };
-static const char *const kNames[] = {"pingpong", "send",  "isend", "recv",    "late_recv",  "gap",
-                                     "oneway",   "bidir", "compute", "contention", "reduce"};
+enum { kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce,
+       kFirstCall, kNextCall };
+static const char *const kNames[] = {"pingpong", "send",  "isend",   "recv",       "late_recv", "gap",
+                                     "oneway",   "bidir", "compute", "contention", "reduce",    "first_call",
+                                     "next_call"};
 enum { kBurst = 1000, kKernelLength = 2048, kReduceLength = 65536 };
 static const unsigned long long kBulk = 4ull << 20; /* oneway, bidir, contention */
 
@@ -205,6 +214,62 @@ static void handshake_from(int peer) {
 }
 
 static char *send_buffer, *recv_buffer;
+
+/* Every rank in step without a collective: rank 0 hears from all, then answers all. */
+static void p2p_sync(int rank, int np) {
+  if (rank == 0) {
+    for (int r = 1; r < np; ++r) handshake_from(r);
+    for (int r = 1; r < np; ++r) handshake_to(r);
+  } else {
+    handshake_to(0);
+    handshake_from(0);
+  }
+}
+
+/* Collective number k (the first_call table above) on one double per rank. */
+enum { kCollectives = 15 };
+static void collective(int k, int np) {
+  double in[64] = {1}, out[64];
+  int counts[64], displs[64];
+  for (int i = 0; i < 64; ++i) counts[i] = 1, displs[i] = i;
+  (void)np;
+  switch (k) {
+    case 0: MPI_Barrier(MPI_COMM_WORLD); break;
+    case 1: MPI_Bcast(in, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
+    case 2: MPI_Reduce(in, out, 1, MPI_DOUBLE, MPI_SUM, 0, MPI_COMM_WORLD); break;
+    case 3: MPI_Allreduce(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case 4: MPI_Allgather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case 5: MPI_Alltoall(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case 6: MPI_Gather(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
+    case 7: MPI_Scatter(in, 1, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
+    case 8: MPI_Allgatherv(in, 1, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case 9: MPI_Alltoallv(in, counts, displs, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, MPI_COMM_WORLD); break;
+    case 10: MPI_Gatherv(in, 1, MPI_DOUBLE, out, counts, displs, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
+    case 11: MPI_Scatterv(in, counts, displs, MPI_DOUBLE, out, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD); break;
+    case 12: MPI_Reduce_scatter(in, out, counts, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    case 13: MPI_Scan(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+    default: MPI_Exscan(in, out, 1, MPI_DOUBLE, MPI_SUM, MPI_COMM_WORLD); break;
+  }
+}
+
+/* first_call and next_call of every collective (before anything else uses one). The ranks are
+ * put in step before each timed call, by p2p_sync until the barrier has been timed twice. */
+static void first_call_task(int rank, int np) {
+  for (int k = 0; k < kCollectives; ++k) {
+    double t[2];
+    for (int call = 0; call < 2; ++call) {
+      if (k == 0) p2p_sync(rank, np);
+      else MPI_Barrier(MPI_COMM_WORLD);
+      const double start = MPI_Wtime();
+      collective(k, np);
+      t[call] = MPI_Wtime() - start;
+    }
+    if (rank == 0) {
+      add_row(-2.0 * (kCollectives - k), kFirstCall, (unsigned long long)k, t[0]);
+      add_row(-2.0 * (kCollectives - k) + 1, kNextCall, (unsigned long long)k, t[1]);
+    }
+  }
+}
 
 /* One (size, repetition) task: the per-size experiments in a fixed order (recv's wait uses the
  * round trip just measured). Rank 0 and rank 1 run matching halves. */
@@ -426,6 +491,7 @@ int main(int argc, char **argv) {
     size_of[j] = tmp;
   }
 
+  if (np <= 64) first_call_task(rank, np); /* first: before any collective is used */
   double rtt1 = 0, seq = 0;
   MPI_Barrier(MPI_COMM_WORLD);
   if (rank < 2) { /* warm-up, not recorded: connections, buffers, the first-message effect */

@@ -374,6 +374,11 @@ CalibrationFit fit_calibration(const CalibrationSamples& samples, const Calibrat
     for (const Point& p : of(Experiment::kReduce)) per_element.push_back(p.y / p.x);
     fit.reduce_flops_per_element = *fit.host_speed_flops * median(per_element);
   }
+  const auto next_calls = medians(of(Experiment::kNextCall));
+  for (const auto& [op, first] : medians(of(Experiment::kFirstCall))) {
+    const auto next = next_calls.find(op);
+    if (next != next_calls.end()) fit.first_call_s.emplace_back(op, std::max(0.0, first - next->second));
+  }
   for (const auto& [bytes, times] : by_size(of(Experiment::kContention))) {
     const double pairs = std::round(static_cast<double>(bytes) / 4194304.0);
     fit.contention.push_back(ContentionPoint{static_cast<int>(pairs), static_cast<double>(bytes) / median(times)});

@@ -62,6 +62,11 @@
 //    time per element of reduce, as flops per element at that speed (speed x s/element): what
 //    `simfab convert --reduce-flops` takes, so a replayed reduction costs what MPI_Reduce_local
 //    cost (memory-bound, unlike the daxpy kernel that sets the speed).
+// 9. First calls (issue 28): an MPI library sets a collective up on its first use in a process
+//    (Open MPI: 1-15 us per collective on shared memory). Per collective c with first_call and
+//    next_call measurements: first_call_s[c] = max(0, first - next) of the fitted (best) ones;
+//    the platform carries them as mpi/first-call, which replays charge to each rank's first
+//    blocking call of c.
 // Required experiments: send, recv, pingpong. Missing optional ones leave defaults and a note.
 // Cost: O(N log N) for the per-size medians plus the segmented fit's O(K m^2 S).
 #pragma once
@@ -125,6 +130,7 @@ struct CalibrationFit {
   std::optional<double> host_speed_flops;
   std::optional<double> reduce_flops_per_element;  // needs compute and reduce measurements
   std::vector<ContentionPoint> contention;
+  std::vector<std::pair<uint64_t, double>> first_call_s;  // (coll::CollOp number, extra seconds)
   // LogGOPS, in simfab's units (ps, ps per byte, bytes).
   double loggops_L_ps = 0, loggops_o_ps = 0, loggops_g_ps = 0, loggops_G_ps_per_byte = 0, loggops_O_ps_per_byte = 0;
   Bytes loggops_S = 0;

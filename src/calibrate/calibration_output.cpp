@@ -63,6 +63,14 @@ std::string spread_text(const CalibrationFit& fit) {
   return out;
 }
 
+// mpi/first-call's table: "allreduce=1.2e-05;bcast=7e-06" (collective names of coll::CollOp).
+std::string first_call_table(const CalibrationFit& fit) {
+  std::string out;
+  for (const auto& [op, seconds] : fit.first_call_s)
+    out += (out.empty() ? "" : ";") + std::string(coll::coll_op_name(static_cast<coll::CollOp>(op))) + "=" + g4(seconds);
+  return out;
+}
+
 }  // namespace
 
 std::string overhead_table(const CalibrationFit& fit, Line SegmentParams::*line) {
@@ -102,6 +110,8 @@ void write_platform_yaml(std::ostream& out, const CalibrationFit& fit, const Cal
   // platform run its decision rules unless they choose a selector themselves.
   if (const char* selector = coll::library_coll_selector(samples.header_value("library")))
     out << "  mpi/coll-selector: " << selector << "      # the collectives of " << header("library") << "\n";
+  if (!fit.first_call_s.empty())
+    out << "  mpi/first-call: \"" << first_call_table(fit) << "\"      # a collective's first call in a process\n";
   out
       << "  flow/os: \"" << overhead_table(fit, &SegmentParams::os) << "\"\n"
       << "  flow/or: \"" << overhead_table(fit, &SegmentParams::orr) << "\"\n"
@@ -182,6 +192,9 @@ std::string fit_json(const CalibrationFit& fit, const CalibrationSamples& sample
   Json cont = Json::array();
   for (const ContentionPoint& c : fit.contention) cont.push_back(Json{{"pairs", c.pairs}, {"aggregate_Bps", c.aggregate_Bps}});
   j["contention"] = cont;
+  Json first = Json::object();
+  for (const auto& [op, seconds] : fit.first_call_s) first[coll::coll_op_name(static_cast<coll::CollOp>(op))] = seconds;
+  j["first_call_s"] = first;
   j["notes"] = fit.notes;
   j["config"] = Json{{"flow/os", overhead_table(fit, &SegmentParams::os)},
                      {"flow/or", overhead_table(fit, &SegmentParams::orr)},
@@ -229,6 +242,7 @@ void print_fit_summary(std::ostream& out, const CalibrationFit& fit, const Calib
       << fit.loggops_S << " B\n";
   for (const ContentionPoint& c : fit.contention)
     out << "contention: " << c.pairs << " pair(s) at once: " << bandwidth_text(c.aggregate_Bps) << " in total\n";
+  if (!fit.first_call_s.empty()) out << "first calls (mpi/first-call): " << first_call_table(fit) << "\n";
   out << "repetitions: " << spread_text(fit) << " (median over sizes of (median - best) / best)\n";
   for (const std::string& n : fit.notes) out << "note: " << n << "\n";
 }

@@ -14,7 +14,8 @@ namespace simfab::calibrate {
 namespace {
 
 constexpr std::array<const char*, kExperimentCount> kNames = {
-    "pingpong", "send", "isend", "recv", "late_recv", "gap", "oneway", "bidir", "compute", "contention", "reduce"};
+    "pingpong", "send",       "isend",  "recv",       "late_recv", "gap",      "oneway",
+    "bidir",    "compute",    "contention", "reduce", "first_call", "next_call"};
 constexpr std::string_view kMagic = "# simfab-calibrate";
 
 std::string_view trim(std::string_view s) {
@@ -116,6 +117,10 @@ CalibrationSamples parse_calibration_samples(std::string_view text, const std::s
     const auto sec = positive_number(fields[2]);
     if (!sec) throw fail("expected the time in seconds as a finite number > 0, got '" + std::string(fields[2]) + "'");
     s.seconds = *sec;
+    const auto ex = static_cast<Experiment>(e);
+    if ((ex == Experiment::kFirstCall || ex == Experiment::kNextCall) && s.bytes >= kFirstCallCollectives)
+      throw fail("expected the collective's number 0 (barrier) .. 14 (exscan) in the bytes column of " +
+                 std::string(fields[0]) + ", got " + std::to_string(s.bytes));
     out.by_experiment[e].push_back(s);
     any_row = true;
   }

@@ -22,6 +22,9 @@
 //   compute    a floating-point kernel: bytes = its flop count
 //   contention p pairs each sending 4 MiB one way at once: bytes = p x 4 MiB, the slowest pair
 //   reduce     MPI_Reduce_local (MPI_SUM) of doubles: bytes = the element count
+//   first_call a collective's first call in the process (one double, root 0): bytes = its
+//              number in simfab's coll::CollOp order (0 barrier ... 14 exscan)
+//   next_call  the same collective's second call
 // Other lines are errors at file:line that echo the line and say what was expected: a row
 // without three fields, an unknown experiment (with the valid names), a size that is not a whole
 // number, a time that is not a finite number > 0. Blank lines are skipped.
@@ -39,9 +42,11 @@
 namespace simfab::calibrate {
 
 enum class Experiment : uint8_t {
-  kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce
+  kPingpong, kSend, kIsend, kRecv, kLateRecv, kGap, kOneway, kBidir, kCompute, kContention, kReduce, kFirstCall,
+  kNextCall
 };
-inline constexpr size_t kExperimentCount = 11;
+inline constexpr size_t kExperimentCount = 13;
+inline constexpr uint64_t kFirstCallCollectives = 15;  // first_call/next_call: bytes = coll::CollOp
 
 const char* experiment_name(Experiment e);
 

@@ -11,6 +11,27 @@
 
 namespace simfab {
 
+coll::CollOp ti_coll_op(TiKind kind) {
+  switch (kind) {
+    case TiKind::kBarrier: return coll::CollOp::kBarrier;
+    case TiKind::kBcast: return coll::CollOp::kBcast;
+    case TiKind::kReduce: return coll::CollOp::kReduce;
+    case TiKind::kAllreduce: return coll::CollOp::kAllreduce;
+    case TiKind::kAllgather: return coll::CollOp::kAllgather;
+    case TiKind::kAlltoall: return coll::CollOp::kAlltoall;
+    case TiKind::kGather: return coll::CollOp::kGather;
+    case TiKind::kScatter: return coll::CollOp::kScatter;
+    case TiKind::kScan: return coll::CollOp::kScan;
+    case TiKind::kExscan: return coll::CollOp::kExscan;
+    case TiKind::kAllgatherv: return coll::CollOp::kAllgatherv;
+    case TiKind::kGatherv: return coll::CollOp::kGatherv;
+    case TiKind::kScatterv: return coll::CollOp::kScatterv;
+    case TiKind::kAlltoallv: return coll::CollOp::kAlltoallv;
+    case TiKind::kReducescatter: return coll::CollOp::kReduceScatter;
+    default: return coll::CollOp::kCount;
+  }
+}
+
 namespace {
 
 // The configurable collective a TI action is, with its CollCall; kCount when it has none.
@@ -25,31 +46,27 @@ coll::CollOp configurable(const TiAction& a, RankId r, int p, std::span<const By
     SIMFAB_CHECK(counts.size() >= first + static_cast<size_t>(p), "build_ti_collective: counts too short");
     return counts.subspan(first, static_cast<size_t>(p));
   };
-  switch (a.kind) {
-    case TiKind::kBarrier: return coll::CollOp::kBarrier;
-    case TiKind::kBcast: call.root = a.peer; return coll::CollOp::kBcast;
-    case TiKind::kReduce: call.root = a.peer; return coll::CollOp::kReduce;
-    case TiKind::kAllreduce: return coll::CollOp::kAllreduce;
-    case TiKind::kAllgather: return coll::CollOp::kAllgather;
-    case TiKind::kAlltoall: return coll::CollOp::kAlltoall;
-    case TiKind::kGather: call.root = a.peer; return coll::CollOp::kGather;
-    case TiKind::kScatter: call.root = a.peer; call.bytes = a.bytes2; return coll::CollOp::kScatter;
-    case TiKind::kScan: return coll::CollOp::kScan;
-    case TiKind::kExscan: return coll::CollOp::kExscan;
-    case TiKind::kAllgatherv: call.counts = per_rank(0); return coll::CollOp::kAllgatherv;
-    case TiKind::kGatherv: call.root = a.peer; call.counts = per_rank(0); return coll::CollOp::kGatherv;
-    case TiKind::kScatterv:
+  const coll::CollOp op = ti_coll_op(a.kind);
+  switch (op) {
+    case coll::CollOp::kBcast:
+    case coll::CollOp::kReduce:
+    case coll::CollOp::kGather: call.root = a.peer; break;
+    case coll::CollOp::kScatter: call.root = a.peer; call.bytes = a.bytes2; break;
+    case coll::CollOp::kAllgatherv:
+    case coll::CollOp::kReduceScatter: call.counts = per_rank(0); break;
+    case coll::CollOp::kGatherv: call.root = a.peer; call.counts = per_rank(0); break;
+    case coll::CollOp::kScatterv:
       call.root = a.peer;
       call.bytes = a.bytes2;
       call.counts = per_rank(0);
-      return coll::CollOp::kScatterv;
-    case TiKind::kAlltoallv:
+      break;
+    case coll::CollOp::kAlltoallv:
       call.counts = per_rank(0);
       call.counts2 = per_rank(static_cast<size_t>(p));
-      return coll::CollOp::kAlltoallv;
-    case TiKind::kReducescatter: call.counts = per_rank(0); return coll::CollOp::kReduceScatter;
-    default: return coll::CollOp::kCount;
+      break;
+    default: break;
   }
+  return op;
 }
 
 }  // namespace

@@ -14,13 +14,14 @@ namespace simfab {
 
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
                                          const std::vector<HostId>& rank_host, const coll::CollChoice& choice,
-                                         const energy::LbOptions& lb) {
-  return std::make_unique<TiProgram>(trace, ops, platform, rank_host, choice, lb);
+                                         const energy::LbOptions& lb, const coll::FirstCallCosts& first_call) {
+  return std::make_unique<TiProgram>(trace, ops, platform, rank_host, choice, lb, first_call);
 }
 
 TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
-                     coll::CollChoice choice, energy::LbOptions lb)
+                     coll::CollChoice choice, energy::LbOptions lb, coll::FirstCallCosts first_call)
     : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), lb_(lb), runner_(ops), choice_(choice),
+      first_call_(std::move(first_call)),
       comms_(trace.num_ranks()), world_(comms_.at(mpi::kCommWorld, "MPI_COMM_WORLD")), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
@@ -206,6 +207,16 @@ void TiProgram::advance(RankId r, SimTime t) {
         continue;
       default: {
         SIMFAB_CHECK(ti_is_collective(a.kind), "TiProgram::advance: unhandled action");
+        if (!a.nonblocking) {
+          // The library sets this collective up on the rank's first call: a delay, then this line
+          // again (charged once, so the second reading goes on).
+          if (const SimTime setup = first_call_.charge(r, ti_coll_op(a.kind)); setup > SimTime::zero()) {
+            s.pos = line.begin;
+            s.state = State::kOp;
+            s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(setup.ps()), 0, 0, kNoRequest, t, op_flag::kDelay);
+            return;
+          }
+        }
         SimTime closing = SimTime::zero();
         if (a.kind == TiKind::kReduce || a.kind == TiKind::kAllreduce || a.kind == TiKind::kReducescatter ||
             a.kind == TiKind::kScan || a.kind == TiKind::kExscan)

@@ -77,6 +77,8 @@ void build_creation_fragment(coll::Fragment& f, TiKind kind, RankId local, int s
 // only as a receiver (a gather's at its root) are compared with the senders' sizes; send sizes that
 // MPI_IN_PLACE may leave meaningless (allgather, alltoall, allgatherv) are not compared.
 CollSignature ti_coll_signature(const TiAction& a, RankId local, std::span<const Bytes> counts);
+// The configurable collective (coll::CollOp) a collective TI action is: its first-call cost's key.
+coll::CollOp ti_coll_op(TiKind kind);
 
 class TiProgram final : public Program {
  public:
@@ -84,7 +86,7 @@ class TiProgram final : public Program {
   static constexpr uint32_t kNoRequest = coll::FragmentRunner::kOpFlag - 1;
 
   TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std::vector<HostId> rank_host,
-            coll::CollChoice choice = {}, energy::LbOptions lb = {});
+            coll::CollChoice choice = {}, energy::LbOptions lb = {}, coll::FirstCallCosts first_call = {});
   uint64_t migrations() const override { return migrations_; }
 
   int num_ranks() const override { return trace_.num_ranks(); }
@@ -224,6 +226,7 @@ class TiProgram final : public Program {
   SlotPool<Request> requests_;
   coll::FragmentRunner runner_;
   coll::CollChoice choice_;  // the algorithm of each configurable collective
+  coll::FirstCallCosts first_call_;  // set-up of each rank's first call of a collective (mpi/first-call)
   std::function<void(RankId, SimTime)> wtime_;
   mpi::CommTable comms_;
   const mpi::Comm& world_;  // comms_'s MPI_COMM_WORLD (never freed)

@@ -229,6 +229,7 @@
 #include <vector>
 
 #include "core/mapped_file.hpp"
+#include "mpi/coll/first_call.hpp"
 #include "mpi/coll/registry.hpp"
 #include "mpi/program.hpp"
 #include "platform/platform.hpp"
@@ -331,6 +332,7 @@ std::string ti_mpi_library(const TiTrace& trace, SourceLoc* where = nullptr);
 // host. Parse errors found during the replay are thrown as InputError (file, line, column, echo).
 std::unique_ptr<Program> make_ti_program(TiTrace& trace, OpPool& ops, const Platform& platform,
                                          const std::vector<HostId>& rank_host, const coll::CollChoice& choice = {},
-                                         const energy::LbOptions& lb = {});
+                                         const energy::LbOptions& lb = {},
+                                         const coll::FirstCallCosts& first_call = {});
 
 }  // namespace simfab

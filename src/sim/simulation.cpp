@@ -241,7 +241,8 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
   }
   std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
-  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg));
+  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg),
+                                 coll::FirstCallCosts::from(cfg));
 
   execute_program(platform, rank_host, *program, *ops, engine, cfg, out, hooks, in.switches);
   out.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();

@@ -285,6 +285,11 @@ def real_run(work):
     print(r.stdout)
     config, cluster = read_platform(os.path.join(work, "real.yaml"))
     check(config.get("mpi/coll-selector") == "ompi", "real: the Open MPI calibration selects Open MPI's collectives")
+    first = dict(item.split("=") for item in config.get("mpi/first-call", "").strip('"').split(";") if item)
+    check(sorted(first) == sorted(["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather",
+                                   "scatter", "allgatherv", "alltoallv", "gatherv", "scatterv", "reduce_scatter",
+                                   "scan", "exscan"]) and all(float(v) >= 0 for v in first.values()),
+          "real: every collective's first-call cost measured: %s" % config.get("mpi/first-call"))
     check("repetitions: fitted the best repetition per size; repetitions spread above their best: " in r.stdout,
           "real: the summary reports the spread")
     check(quantity(cluster["bandwidth"], [("Bps", 1)]) > 0, "real: positive bandwidth")

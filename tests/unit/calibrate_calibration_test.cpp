@@ -309,6 +309,33 @@ TEST(CalibrateFit, BestOfTheRepetitionsAndTheSpread) {
   EXPECT_NO_THROW(fit_calibration(noisy, strict));
 }
 
+// first_call / next_call (issue 28): the extra time of a collective's first call, the fastest
+// first minus the fastest second; written to the platform as mpi/first-call.
+TEST(CalibrateFit, FirstCallsBecomeTheFirstCallTable) {
+  std::string csv = synthetic_csv(4, 100, 3, 0.05);
+  for (int run = 0; run < 3; ++run)
+    csv += "first_call,3," + std::to_string(14e-6 + run * 1e-6) + "\nnext_call,3," + std::to_string(2e-6 + run * 1e-6) +
+           "\nfirst_call,1,5e-07\nnext_call,1,8e-07\n";  // bcast: the first call faster: 0
+  const CalibrationSamples samples = parse_calibration_samples(csv, "fc.csv");
+  const CalibrationFit f = fit_calibration(samples, CalibrationOptions{});
+  ASSERT_EQ(f.first_call_s.size(), 2u);
+  EXPECT_EQ(f.first_call_s[0].first, 1u);
+  EXPECT_DOUBLE_EQ(f.first_call_s[0].second, 0.0);
+  EXPECT_EQ(f.first_call_s[1].first, 3u);
+  EXPECT_NEAR(f.first_call_s[1].second, 12e-6, 1e-12);
+  std::ostringstream yaml;
+  write_platform_yaml(yaml, f, samples, 2);
+  EXPECT_NE(yaml.str().find("  mpi/first-call: \"bcast=0;allreduce=1.2e-05\""), std::string::npos) << yaml.str();
+  // A collective number out of 0..14 is an error at its line.
+  try {
+    parse_calibration_samples("# simfab-calibrate 1\nfirst_call,15,1e-6\n", "bad.csv");
+    FAIL();
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, 2);
+    EXPECT_NE(e.message().find("0 (barrier) .. 14 (exscan)"), std::string::npos) << e.message();
+  }
+}
+
 TEST(CalibrateSamples, RunsOfTheSameSetupMergeAndOthersAreRefused) {
   const std::string a = synthetic_csv(1, 20, 2, 0.05), b = synthetic_csv(2, 30, 2, 0.05);
   std::vector<CalibrationSamples> runs;

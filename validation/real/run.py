@@ -24,6 +24,7 @@ printed), 77 when OpenMPI (mpicc, mpirun) or the capture library is not availabl
 """
 import argparse
 import json
+import re
 import os
 import shutil
 import statistics
@@ -45,7 +46,11 @@ MPIRUN_ENV = {
     "OMPI_MCA_rmaps_base_oversubscribe": "1",
 }
 
-# (name, source, arguments, rank counts): the bundled examples that use only recorded calls.
+# (name, source, arguments, rank counts): the bundled examples that use only recorded calls, then
+# real programs nobody here wrote, as Debian ships them (source None: the installed binary; a
+# program that is not installed is skipped with a note). NetPIPE: ping-pong of every size from 1 B
+# to 1 MiB, 100 round trips each, no perturbation. HPC Challenge: HPL, DGEMM, STREAM, PTRANS,
+# RandomAccess, FFT and b_eff on a 400x400 matrix (hpccinf.txt written from Debian's example).
 APPS = [
     ("pingpong", "pingpong.c", ["300"], [2]),
     ("ring", "ring.c", ["20000"], [2, 4]),
@@ -53,9 +58,15 @@ APPS = [
     ("allreduce_loop", "allreduce_loop.c", ["65536", "300"], [2, 4]),
     ("comm_split", "comm_split.c", [], [2, 4]),
     ("collectives", "collectives.c", [], [2, 4]),
+    ("NPopenmpi", None, ["-n", "100", "-u", "1048576", "-p", "0", "-o", "np.out"], [2]),
+    ("hpcc", None, [], [2, 4]),
 ]
 QUICK_APPS = [("stencil2d", "stencil2d.c", ["64", "50"], [2])]
 MODELS = ["flow", "loggops"]
+CALIBRATION_RUNS = 3
+HPCC_EXAMPLE = "/usr/share/doc/hpcc/examples/_hpccinf.txt"
+CORES = os.cpu_count() or 1
+DEBIAN_PACKAGE = {"NPopenmpi": "netpipe-openmpi", "hpcc": "hpcc"}
 
 
 class StepFailed(Exception):
@@ -96,22 +107,36 @@ def measured_span_s(capture_dir):
     return (end - start) * 1e-9
 
 
-def calibrate(simfab, work, quick, np_max):
-    src = os.path.join(work, "calibrate.c")
-    run([simfab, "calibrate", "program", "-o", src])
+def calibrate(simfab, work, quick, np_):
+    """Calibrates under the applications' placement: np_ ranks on this machine, as many as the
+    applications it predicts (seed 003 §IV-A; issue 28). The calibration program runs `runs`
+    times and the fit keeps the best repetition of each size across all of them (seed 003 keeps
+    the best of 5); it refuses measurements that spread more than --max-spread (the default)."""
     exe = os.path.join(work, "calibrate")
-    run(["mpicc", "-O2", "-o", exe, src, "-lm"])
-    samples = os.path.join(work, "samples.csv")
-    args = ["mpirun", "-np", "2", exe, "-o", samples] + (["--quick"] if quick else [])
+    if not os.path.exists(exe):
+        src = os.path.join(work, "calibrate.c")
+        run([simfab, "calibrate", "program", "-o", src])
+        run(["mpicc", "-O2", "-o", exe, src, "-lm"])
+    runs = 1 if quick else CALIBRATION_RUNS
+    samples = []
     t = time.time()
-    run(args)
+    for i in range(runs):
+        samples.append(os.path.join(work, "samples-np%d-run%d.csv" % (np_, i)))
+        run(["mpirun", "-np", str(np_), exe, "-o", samples[-1]] + (["--quick"] if quick else []))
     calib_s = time.time() - t
-    platform = os.path.join(work, "calibrated.yaml")
-    run([simfab, "calibrate", "fit", samples, "-o", platform, "--hosts", str(np_max),
-         "--plot", os.path.join(work, "fit.svg"), "--json", os.path.join(work, "fit.json")])
-    with open(os.path.join(work, "fit.json")) as f:
-        reduce_flops = json.load(f).get("reduce_flops_per_element")
-    return platform, calib_s, reduce_flops
+    platform = os.path.join(work, "calibrated-np%d.yaml" % np_)
+    fit_json = os.path.join(work, "fit-np%d.json" % np_)
+    # --quick runs in the test suite on a shared machine: any spread is accepted there. More ranks
+    # than cores spread the repetitions by the scheduler's choices (50-60 % here): accepted up to
+    # 100 %, and said so in RESULTS.md.
+    spread = ["--max-spread", "0"] if quick else ["--max-spread", "1"] if np_ > CORES else []
+    run([simfab, "calibrate", "fit"] + samples + ["-o", platform, "--hosts", str(np_),
+        "--plot", os.path.join(work, "fit-np%d.svg" % np_), "--json", fit_json] + spread)
+    with open(fit_json) as f:
+        fit = json.load(f)
+    selector = re.search(r"^  mpi/coll-selector: (\S+)", open(platform).read(), flags=re.M)
+    return {"platform": platform, "seconds": calib_s, "collectives": selector.group(1) if selector else "schedgen", "reduce_flops": fit.get("reduce_flops_per_element"),
+            "fit": fit, "runs": runs}
 
 
 def predict(simfab, platform, ti, model, work):
@@ -122,31 +147,67 @@ def predict(simfab, platform, ti, model, work):
         return json.load(f)["makespan_s"]
 
 
-def validate_app(simfab, lib, work, platform, reduce_flops, app, reps):
-    name, source, args, nps = app
+def write_hpcc_input(directory, np_):
+    """hpccinf.txt for np_ ranks: Debian's example with N = 400, NB = 40 and a P x Q grid."""
+    text = open(HPCC_EXAMPLE).read()
+    ps = 1 if np_ < 4 else 2
+    text = re.sub(r"^1000 +Ns", "400          Ns", text, flags=re.M)
+    text = re.sub(r"^80 +NBs", "40           NBs", text, flags=re.M)
+    text = re.sub(r"^2 +Ps", "%d            Ps" % ps, text, count=1, flags=re.M)
+    text = re.sub(r"^2 +Qs", "%d            Qs" % (np_ // ps), text, count=1, flags=re.M)
+    with open(os.path.join(directory, "hpccinf.txt"), "w") as f:
+        f.write(text)
+
+
+def program_of(work, app):
+    """The executable of `app`: built from examples/mpi/ with mpicc, or Debian's installed one
+    (None when it is not installed)."""
+    name, source = app[0], app[1]
+    if source is None:
+        exe = shutil.which(name)
+        if exe and name == "hpcc" and not os.path.exists(HPCC_EXAMPLE):
+            return None
+        return exe
     exe = os.path.join(work, name)
     run(["mpicc", "-O2", "-o", exe, os.path.join(SRC, "examples", "mpi", source), "-lm"])
+    return exe
+
+
+def validate_app(simfab, lib, work, calibrations, app, reps):
+    name, source, args, nps = app
+    exe = program_of(work, app)
+    if exe is None:
+        print("note: %s is not installed (apt-get install %s): skipped" % (name, DEBIAN_PACKAGE.get(name, name)))
+        return []
     rows = []
     for np_ in nps:
+        cal = calibrations[np_]
         per_rep = []
         for rep in range(reps):
             cap = os.path.join(work, "%s-np%d-rep%d" % (name, np_, rep))
-            shutil.rmtree(cap, ignore_errors=True)
+            cwd = cap + ".cwd"  # the program's working directory (its input and output files)
+            for d in (cap, cwd):
+                shutil.rmtree(d, ignore_errors=True)
+            os.makedirs(cwd)
+            if name == "hpcc":
+                write_hpcc_input(cwd, np_)
             run(["mpirun", "-np", str(np_), "-x", "LD_PRELOAD=" + lib, "-x", "SIMFAB_CAPTURE_DIR=" + cap,
-                 exe] + args)
+                 exe] + args, cwd=cwd)
             measured = measured_span_s(cap)
             ti = cap + ".ti"
             run([simfab, "convert", cap, "--ti", ti, "--quiet"] +
-                (["--reduce-flops", repr(reduce_flops)] if reduce_flops else []))
-            preds = {m: predict(simfab, platform, ti, m, cap) for m in MODELS}
+                (["--reduce-flops", repr(cal["reduce_flops"])] if cal["reduce_flops"] else []))
+            preds = {m: predict(simfab, cal["platform"], ti, m, cap) for m in MODELS}
             per_rep.append((measured, preds))
+            shutil.rmtree(cap, ignore_errors=True)  # the capture (hpcc: tens of MB); the TI stays
         # The median repetition by measured time stands for the application at this rank count.
         per_rep.sort(key=lambda r: r[0])
         measured, preds = per_rep[len(per_rep) // 2]
         rows.append({"app": name, "args": " ".join(args), "np": np_, "measured_s": measured,
                      "predicted_s": preds,
                      "error": {m: (preds[m] - measured) / measured for m in MODELS},
-                     "reps_measured_s": [r[0] for r in per_rep]})
+                     "reps_measured_s": [r[0] for r in per_rep],
+                     "third_party": source is None})
     return rows
 
 
@@ -159,17 +220,35 @@ def table(rows):
              "|---|---|---|---|---|---|---|---|"]
     for r in rows:
         lines.append("| %s | %s | %d | %.6f | %.6f | %s | %.6f | %s |" % (
-            r["app"], r["args"] or "-", r["np"], r["measured_s"], r["predicted_s"]["flow"],
+            r["app"] + (" (Debian)" if r.get("third_party") else ""), r["args"] or "-", r["np"], r["measured_s"], r["predicted_s"]["flow"],
             pct(r["error"]["flow"]), r["predicted_s"]["loggops"], pct(r["error"]["loggops"])))
     return "\n".join(lines)
 
 
+TARGETS = {"within": (0.05, 0.10), "oversubscribed": (0.10, 0.20)}  # (median, every case), issue 28
+
+
+def placement(row):
+    return "oversubscribed" if row["np"] > CORES else "within"
+
+
 def summary(rows):
-    out = []
-    for m in MODELS:
-        errs = [abs(r["error"][m]) for r in rows]
-        out.append("%s: median |error| %.1f %%, max %.1f %%, within 10 %%: %d of %d" % (
-            m, 100 * statistics.median(errs), 100 * max(errs), sum(e <= 0.10 for e in errs), len(errs)))
+    """Per placement and model: median and max |error| against issue 28's targets; the verdict."""
+    out, met = [], True
+    for group in ("within", "oversubscribed"):
+        sel = [r for r in rows if placement(r) == group]
+        if not sel:
+            continue
+        med_t, max_t = TARGETS[group]
+        label = "ranks <= %d cores" % CORES if group == "within" else "ranks > %d cores" % CORES
+        for m in MODELS:
+            errs = [abs(r["error"][m]) for r in sel]
+            ok = statistics.median(errs) <= med_t and max(errs) <= max_t
+            met = met and ok
+            out.append("%s, %s: median |error| %.1f %% (target %.0f %%), max %.1f %% (target %.0f %%), "
+                       "%d cases: %s" % (label, m, 100 * statistics.median(errs), 100 * med_t, 100 * max(errs),
+                                         100 * max_t, len(errs), "met" if ok else "NOT met"))
+    out.append("verdict: " + ("every target met" if met else "targets not met (see above)"))
     return out
 
 
@@ -179,6 +258,7 @@ def main():
     ap.add_argument("--quick", action="store_true")
     ap.add_argument("--reps", type=int, default=3)
     ap.add_argument("--work", default=None)
+    ap.add_argument("--only", default=None, help="comma-separated application names")
     ap.add_argument("--write-results", action="store_true")
     a = ap.parse_args()
     simfab = os.path.abspath(a.simfab)
@@ -194,13 +274,14 @@ def main():
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
     apps = QUICK_APPS if a.quick else APPS
+    if a.only:
+        apps = [app for app in apps if app[0] in a.only.split(",")]
     reps = 1 if a.quick else a.reps
-    np_max = max(n for app in apps for n in app[3])
     try:
-        platform, calib_s, reduce_flops = calibrate(simfab, work, a.quick, np_max)
+        calibrations = {n: calibrate(simfab, work, a.quick, n) for n in sorted({n for app in apps for n in app[3]})}
         rows = []
         for app in apps:
-            rows += validate_app(simfab, lib, work, platform, reduce_flops, app, reps)
+            rows += validate_app(simfab, lib, work, calibrations, app, reps)
     except StepFailed as e:
         print("validation/real: FAIL: %s" % e)
         return 1
@@ -212,28 +293,46 @@ def main():
         print("validation/real: FAIL: a prediction or a measurement is not a positive time: %s" % bad)
         return 1
     with open(os.path.join(work, "results.json"), "w") as f:
-        json.dump({"rows": rows, "calibration_s": calib_s}, f, indent=1, sort_keys=True)
+        json.dump({"rows": rows, "calibrations": calibrations}, f, indent=1, sort_keys=True)
     if a.write_results:
-        write_results(rows, work, calib_s)
+        write_results(rows, calibrations, reps)
     print("1 passed, 0 failed")
     return 0
 
 
-def write_results(rows, work, calib_s):
-    with open(os.path.join(work, "fit.json")) as f:
-        fit = json.load(f)
+ANALYSIS_MARK = "<!-- analysis: written by hand, kept by --write-results -->"
+
+
+def write_results(rows, calibrations, reps):
+    path = os.path.join(HERE, "RESULTS.md")
+    analysis = ""
+    if os.path.exists(path):
+        old = open(path).read()
+        if ANALYSIS_MARK in old:
+            analysis = old[old.index(ANALYSIS_MARK):]
+    cal_lines = []
+    for n, c in sorted(calibrations.items()):
+        spread = ", ".join("%s %.0f %%" % (k, 100 * v["median"]) for k, v in sorted(c["fit"].get("spread", {}).items())
+                           if k in ("pingpong", "send", "recv"))
+        seg = c["fit"]["segments"][0]
+        cal_lines.append("| %d | %d x %.0f s | %s | %.3g us | %.3g us | %.3g us | %s |" % (
+            n, c["runs"], c["seconds"] / c["runs"], spread, 1e6 * seg["latency_s"], 1e6 * seg["os"]["intercept_s"],
+            1e6 * seg["or"]["intercept_s"], c["collectives"]))
     text = [
-        "# Real runs against predictions (issue 9)",
+        "# Real runs against predictions (issues 9 and 28)",
         "",
         "Written by `python3 validation/real/run.py --simfab build/simfab --write-results` on %s." %
         time.strftime("%Y-%m-%d"),
-        "Machine: this project's 2-core VM, Debian's Open MPI %s, shared memory between ranks "
-        "(`--mca btl self,vader`), 4 ranks oversubscribe the 2 cores." % mpi_version(),
+        "Machine: this project's %d-core VM, Debian's Open MPI %s, shared memory between ranks "
+        "(`--mca btl self,vader`); 4 ranks oversubscribe the %d cores." % (CORES, mpi_version(), CORES),
         "",
-        "Pipeline: the calibration program on 2 ranks (%.0f s), `simfab calibrate fit` into "
-        "`calibrated.yaml`; each application run %s times under `libsimfab-capture.so`; the median "
-        "run (by measured time) converted with `simfab convert` and replayed on the calibrated "
-        "platform with `--cfg network/model=flow` and `loggops`." % (calib_s, "3"),
+        "Pipeline: per rank count n, the calibration program on n ranks (the applications' placement), "
+        "run %d times, `simfab calibrate fit` of all runs (the best repetition of each size) into "
+        "`calibrated-np<n>.yaml`, which selects Open MPI's collectives; each application run %d times under "
+        "`libsimfab-capture.so`, converted with `simfab convert` (the TI names the library) and replayed "
+        "on the calibrated platform with `--cfg network/model=flow` and `loggops`; the median run by "
+        "measured time is shown. Third-party programs (NPopenmpi from netpipe-openmpi, hpcc) are "
+        "Debian's binaries." % (CALIBRATION_RUNS, reps),
         "",
         "Measured: the latest rank's MPI_Finalize call minus the earliest MPI_Init return (seed 004 §2.4).",
         "",
@@ -241,15 +340,14 @@ def write_results(rows, work, calib_s):
         "",
     ] + ["- " + s for s in summary(rows)] + [
         "",
-        "Calibration (fit.json):",
+        "Calibrations (spread: median over sizes of (median - best) / best of the repetitions; the "
+        "first segment's L, os and or):",
         "",
-        "```",
-        json.dumps(fit, indent=1, sort_keys=True)[:4000],
-        "```",
-        "",
-    ]
-    with open(os.path.join(HERE, "RESULTS.md"), "w") as f:
-        f.write("\n".join(text))
+        "| ranks | runs | spread | L | os | or | collectives |",
+        "|---|---|---|---|---|---|---|",
+    ] + cal_lines + ["", ""]
+    with open(path, "w") as f:
+        f.write("\n".join(text) + (analysis or ANALYSIS_MARK + "\n"))
 
 
 def mpi_version():

@@ -479,6 +479,11 @@ void register_coll_keys(Config& cfg) {
                "runs, with SimGrid's implementations); the selectors use the trace's bytes and element counts "
                "and assume commutative reduction operations (TI traces do not record the operation)",
                {"schedgen", "ompi", "mpich", "smpi-default", "smpi-ompi", "smpi-mpich"}});
+  cfg.declare({"mpi/first-call", CfgType::kText, "none",
+               "what each rank's first blocking call of a collective costs before it takes part (an MPI library's "
+               "set-up; simfab calibrate measures it): '<collective>=<seconds>;...' with the names of simfab coll "
+               "--list, e.g. 'allreduce=1.2e-05;bcast=7e-06'; none: nothing (TI replays)",
+               {}});
   cfg.declare({"smpi/coll-selector", CfgType::kChoice, "default",
                "SimGrid's own key, when given: default|ompi|mpich mean mpi/coll-selector=smpi-default|smpi-ompi|"
                "smpi-mpich (and win over mpi/coll-selector)",

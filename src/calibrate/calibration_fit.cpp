@@ -14,6 +14,7 @@ namespace {
 
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kDetachedRatio = 0.8;
+constexpr double kLimiterMin = 0.5;  // the limiter factor's floor (calibration_fit.hpp step 6)
 
 double median(std::vector<double> v) {
   SIMFAB_CHECK(!v.empty(), "median of nothing");
@@ -334,10 +335,10 @@ CalibrationFit fit_calibration(const CalibrationSamples& samples, const Calibrat
       const double b_one = k / (t_one - c), r_b = k / (t_bi - c);
       fit.bidir_ratio = 2 * r_b / b_one;
       const double lf = *fit.bidir_ratio * s.bw_factor;
-      fit.limiter_factor = std::clamp(lf, 1.0, 2.0);
+      fit.limiter_factor = std::clamp(lf, kLimiterMin, 2.0);
       if (lf != *fit.limiter_factor)
-        fit.notes.push_back("limiter factor " + g4(lf) + " clamped to " + g4(*fit.limiter_factor) + " (the model covers 1: single port .. 2: both "
-                            "directions at full speed)");
+        fit.notes.push_back("limiter factor " + g4(lf) + " clamped to " + g4(*fit.limiter_factor) + " (the model covers " +
+                            g4(kLimiterMin) + ": both directions together at half speed .. 2: both at full speed)");
     } else {
       fit.notes.push_back("oneway/bidir times are not above their fixed cost: no limiter");
     }

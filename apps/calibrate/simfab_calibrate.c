@@ -33,7 +33,8 @@
  *              6 gather, 7 scatter, 8 allgatherv, 9 alltoallv, 10 gatherv, 11 scatterv,
  *              12 reduce_scatter, 13 scan, 14 exscan. Open MPI sets up a collective's module on
  *              its first use in a process (issue 28: first-call costs)
- * Output (rank 0; CSV): comment lines "# key: value", then "experiment,bytes,seconds" rows.
+ * Output (rank 0; CSV): comment lines "# key: value" (hostname, np, nodes: the distinct processor
+ * names of the ranks, library, date, ...), then "experiment,bytes,seconds" rows.
  * Exit status: 0, or 2 for a bad option (before MPI_Init). */
 #define _POSIX_C_SOURCE 200809L
 #include <mpi.h>
@@ -426,7 +427,27 @@ static int by_seq(const void *a, const void *b) {
   return x->experiment < y->experiment ? -1 : x->experiment > y->experiment;
 }
 
-static void write_output(const Options *o, int np) {
+/* The number of distinct MPI_Get_processor_name among the ranks (every rank calls it; rank 0's
+ * answer counts). 1: the ranks shared one node (shared memory), more: a network. */
+static int count_nodes(int rank, int np) {
+  char mine[MPI_MAX_PROCESSOR_NAME] = "";
+  int len = 0;
+  MPI_Get_processor_name(mine, &len);
+  char *all = rank == 0 ? calloc((size_t)np, MPI_MAX_PROCESSOR_NAME) : NULL;
+  if (rank == 0 && !all) MPI_Abort(MPI_COMM_WORLD, 1);
+  MPI_Gather(mine, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, all, MPI_MAX_PROCESSOR_NAME, MPI_CHAR, 0, MPI_COMM_WORLD);
+  int nodes = 0;
+  for (int i = 0; rank == 0 && i < np; ++i) {
+    int seen = 0;
+    for (int j = 0; j < i && !seen; ++j)
+      seen = !strcmp(all + (size_t)i * MPI_MAX_PROCESSOR_NAME, all + (size_t)j * MPI_MAX_PROCESSOR_NAME);
+    nodes += !seen;
+  }
+  free(all);
+  return nodes;
+}
+
+static void write_output(const Options *o, int np, int nodes) {
   FILE *out = o->output ? fopen(o->output, "w") : stdout;
   if (!out) {
     fprintf(stderr, "simfab_calibrate: cannot write %s\n", o->output);
@@ -439,8 +460,8 @@ static void write_output(const Options *o, int np) {
   library[strcspn(library, "\r\n")] = '\0';
   const time_t now = time(NULL);
   strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%SZ", gmtime(&now));
-  fprintf(out, "# simfab-calibrate 1\n# hostname: %s\n# np: %d\n# library: %s\n# date: %s\n", host, np, library,
-          date);
+  fprintf(out, "# simfab-calibrate 1\n# hostname: %s\n# np: %d\n# nodes: %d\n# library: %s\n# date: %s\n", host, np,
+          nodes, library, date);
   fprintf(out, "# sizes: %llu..%llu, %d sizes x %d repetitions, seed %llu\n", o->min_size, o->max_size, o->samples,
           o->reps, o->seed);
   fprintf(out, "# late-recv-delay: %.9g\n", o->late);
@@ -514,6 +535,7 @@ int main(int argc, char **argv) {
     for (int r = 0; r < o.reps; ++r)
       for (int pairs = 1; pairs <= np / 2; ++pairs) contention_task(rank, seq++, pairs);
 
+  const int nodes = count_nodes(rank, np);
   /* Rank 1's rows (recv) go to rank 0, which writes everything in task order. */
   if (rank == 1) {
     unsigned long long n = row_count;
@@ -528,7 +550,7 @@ int main(int argc, char **argv) {
     for (unsigned long long i = 0; i < n; ++i)
       add_row(theirs[i].seq, (int)theirs[i].experiment, (unsigned long long)theirs[i].bytes, theirs[i].seconds);
     free(theirs);
-    write_output(&o, np);
+    write_output(&o, np, nodes);
   }
   MPI_Barrier(MPI_COMM_WORLD);
   free(size_of);

@@ -110,6 +110,14 @@ void write_platform_yaml(std::ostream& out, const CalibrationFit& fit, const Cal
   // platform run its decision rules unless they choose a selector themselves.
   if (const char* selector = coll::library_coll_selector(samples.header_value("library")))
     out << "  mpi/coll-selector: " << selector << "      # the collectives of " << header("library") << "\n";
+  // What was calibrated (sim/calibration_check.hpp): a trace from another setup is refused.
+  if (std::string lib = samples.header_value("library"); !lib.empty()) {
+    std::erase(lib, '"');
+    out << "  calibration/library: \"" << lib << "\"\n";
+  }
+  if (const std::string nodes = samples.header_value("nodes");
+      !nodes.empty() && nodes.find_first_not_of("0123456789") == std::string::npos)
+    out << "  calibration/nodes: " << nodes << "\n";
   if (!fit.first_call_s.empty())
     out << "  mpi/first-call: \"" << first_call_table(fit) << "\"      # a collective's first call in a process\n";
   out

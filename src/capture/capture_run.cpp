@@ -138,6 +138,16 @@ uint32_t CaptureRun::collective_record(int32_t comm_id, uint32_t coll_index, int
   return coll_index < list.size() ? list[coll_index] : UINT32_MAX;
 }
 
+int CaptureRun::node_count() const {
+  std::vector<std::string_view> hosts;
+  for (const RankCapture& rc : ranks_) {
+    if (rc.header.hostname.empty()) return 0;
+    hosts.push_back(rc.header.hostname);
+  }
+  std::sort(hosts.begin(), hosts.end());
+  return static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
+}
+
 CapStep CaptureRun::step(RankId r, uint32_t i) const {
   const RankCapture& rc = rank(r);
   const CapRecord& rec = rc.records[i];

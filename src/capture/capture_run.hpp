@@ -84,6 +84,9 @@ class CaptureRun {
   static CaptureRun align(std::vector<RankCapture> ranks, const Options& options);
 
   int num_ranks() const { return static_cast<int>(ranks_.size()); }
+  // The distinct `# hostname:` headers of the ranks (the nodes the run used); 0 when a rank's file
+  // has none (liballprof). O(ranks log ranks).
+  int node_count() const;
   const RankCapture& rank(RankId r) const { return ranks_[static_cast<size_t>(r)]; }
   // Records [0, kept(r)) are converted; the writers end the rank with finalize when the last kept
   // record is not MPI_Finalize (salvage).

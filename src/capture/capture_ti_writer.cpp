@@ -345,6 +345,7 @@ void RankWriter::write() {
   // The MPI library that ran the capture: the replay picks that library's collective algorithms
   // by default (replay/ti_trace.hpp ti_mpi_library).
   if (const std::string& lib = rc_.header.library; !lib.empty()) out_ << "# mpi-library: " << lib << "\n";
+  if (const int nodes = run_.node_count(); nodes > 0) out_ << "# mpi-nodes: " << nodes << "\n";
   walk_rank(run_, r_, options_, [&](const CapVisit& v) {
     switch (v.step) {
       case CapStep::kInit:

@@ -3,6 +3,7 @@
 #include "replay/ti_trace.hpp"
 
 #include <algorithm>
+#include <charconv>
 #include <cstring>
 #include <filesystem>
 
@@ -75,25 +76,39 @@ std::unique_ptr<TiTrace> open_ti_trace(const std::string& path) { return TiTrace
 
 int ti_num_ranks(const TiTrace& trace) { return trace.num_ranks(); }
 
-std::string ti_mpi_library(const TiTrace& trace, SourceLoc* where) {
-  if (trace.streaming() || trace.file_count() == 0) return {};
-  static constexpr std::string_view kKey = "# mpi-library:";
+TiOrigin ti_origin(const TiTrace& trace) {
+  TiOrigin out;
+  if (trace.streaming() || trace.file_count() == 0) return out;
+  static constexpr std::string_view kLibrary = "# mpi-library:", kNodes = "# mpi-nodes:";
   const std::string_view text = trace.text(0);
+  const auto value_of = [](std::string_view l, std::string_view key) {
+    l.remove_prefix(key.size());
+    while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
+    return l;
+  };
   size_t pos = 0;
   for (int line = 1; pos < text.size() && text[pos] == '#'; ++line) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
     std::string_view l = text.substr(pos, end - pos);
     if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    if (l.substr(0, kKey.size()) == kKey) {
-      l.remove_prefix(kKey.size());
-      while (!l.empty() && l.front() == ' ') l.remove_prefix(1);
-      if (where) *where = SourceLoc{std::string(trace.file_name(0)), line, 0};
-      return std::string(l);
+    const SourceLoc at{std::string(trace.file_name(0)), line, 0};
+    if (l.substr(0, kLibrary.size()) == kLibrary) {
+      out.library = std::string(value_of(l, kLibrary));
+      out.library_at = at;
+    } else if (l.substr(0, kNodes.size()) == kNodes) {
+      const std::string_view v = value_of(l, kNodes);
+      int n = 0;
+      const auto [p, ec] = std::from_chars(v.data(), v.data() + v.size(), n);
+      if (v.empty() || ec != std::errc() || p != v.data() + v.size() || n < 1)
+        throw InputError(at, "expected '# mpi-nodes: <the number of nodes the traced run used, 1 or more>'",
+                         std::string(l));
+      out.nodes = n;
+      out.nodes_at = at;
     }
     pos = end + 1;
   }
-  return {};
+  return out;
 }
 
 std::unique_ptr<TiTrace> TiTrace::open(const std::string& path) {

@@ -323,10 +323,17 @@ class TiTrace {
 // trace file per rank. Throws InputError on unreadable files or an unrecognisable layout.
 std::unique_ptr<TiTrace> open_ti_trace(const std::string& path);
 int ti_num_ranks(const TiTrace& trace);
-// The MPI library that ran the traced program, from a `# mpi-library: <name>` comment among the
-// first file's leading comment lines (simfab convert writes it from the capture's `# library:`
-// header); "" when the trace does not say. O(leading comments).
-std::string ti_mpi_library(const TiTrace& trace, SourceLoc* where = nullptr);
+// Where the traced run ran, from the first file's leading comment lines, as simfab convert writes
+// them from the capture's headers: `# mpi-library: <MPI_Get_library_version's first line>` and
+// `# mpi-nodes: <distinct host names of the ranks>`. Empty / 0 when the trace does not say.
+// O(leading comments).
+struct TiOrigin {
+  std::string library;
+  SourceLoc library_at;
+  int nodes = 0;
+  SourceLoc nodes_at;
+};
+TiOrigin ti_origin(const TiTrace& trace);
 
 // The Program that replays `trace`; compute amounts are flops divided by the speed of the rank's
 // host. Parse errors found during the replay are thrown as InputError (file, line, column, echo).

@@ -20,6 +20,7 @@
 #include "replay/ti_trace.hpp"
 #include "hybrid/hybrid_keys.hpp"
 #include "online/online_run.hpp"
+#include "sim/calibration_check.hpp"
 #include "sim/hostfile.hpp"
 
 namespace simfab {
@@ -32,6 +33,7 @@ void register_builtin_keys(Config& cfg) {
   energy::register_energy_keys(cfg);
   energy::register_lb_keys(cfg);
   hybrid::register_hybrid_keys(cfg);
+  register_calibration_keys(cfg);
 }
 
 namespace {
@@ -233,10 +235,11 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
                        "turn them into time");
     trace = open_ti_trace(in.trace_path);
     num_ranks = ti_num_ranks(*trace);
-    // A trace that names its MPI library replays with that library's collectives (issue 28).
-    SourceLoc library_line;
-    const std::string library = ti_mpi_library(*trace, &library_line);
-    coll::select_library_collectives(cfg, library, library_line);
+    // A trace that names its MPI library replays with that library's collectives, and must
+    // come from the setup a calibrated platform measured (issue 28).
+    const TiOrigin origin = ti_origin(*trace);
+    check_trace_matches_calibration(cfg, origin);
+    coll::select_library_collectives(cfg, origin.library, origin.library_at);
     ops = &ti_ops;
   }
   std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);

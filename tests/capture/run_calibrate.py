@@ -285,6 +285,9 @@ def real_run(work):
     print(r.stdout)
     config, cluster = read_platform(os.path.join(work, "real.yaml"))
     check(config.get("mpi/coll-selector") == "ompi", "real: the Open MPI calibration selects Open MPI's collectives")
+    check(config.get("calibration/library", "").startswith("Open MPI") and config.get("calibration/nodes") == "1",
+          "real: the platform says what was calibrated (Open MPI, 1 node): %s, %s" %
+          (config.get("calibration/library"), config.get("calibration/nodes")))
     first = dict(item.split("=") for item in config.get("mpi/first-call", "").strip('"').split(";") if item)
     check(sorted(first) == sorted(["barrier", "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather",
                                    "scatter", "allgatherv", "alltoallv", "gatherv", "scatterv", "reduce_scatter",

@@ -376,7 +376,18 @@ if shutil.which("mpirun") and shutil.which("mpicc") and os.path.exists(LIB):
             # unless told otherwise (issue 28). The GOAL schedule holds Schedgen's expansion.
             check("real capture: the TI names the MPI library", r0[0].startswith("# mpi-library: Open MPI"),
                   "'# mpi-library: Open MPI ...' first", r0[:2])
+            check("real capture: the TI names the nodes", r0[1] == "# mpi-nodes: 1", "'# mpi-nodes: 1' second", r0[:3])
             ti = os.path.join(out, "out.ti")
+            # A platform calibrated with another library, or across nodes, is refused at the trace's line.
+            for cfg, want in (("calibration/library=MPICH Version 4.0.2", ["rank-0.ti:1:", "captured with Open MPI v4.1.4",
+                                                                          "calibrated with MPICH Version 4.0.2"]),
+                              ("calibration/nodes=2", ["rank-0.ti:2:", "ran on 1 node(s)", "calibrated on 2"])):
+                code, _, err = run(["run", "--platform", CLUSTER, "--trace", ti, "--cfg", cfg, "--quiet"])
+                check("real capture: " + cfg + " is refused", code == 2 and all(w in err for w in want),
+                      "exit 2 naming " + str(want), (code, err))
+            code, _, err = run(["run", "--platform", CLUSTER, "--trace", ti, "--cfg", "calibration/nodes=1", "--cfg",
+                                "calibration/library=Open MPI v4.1.4, package: another build", "--quiet"])
+            check("real capture: the calibrated setup is accepted", code == 0, "exit 0", (code, err))
             default = replay("real capture TI", ["--trace", ti])
             ompi = replay("real capture TI, ompi", ["--trace", ti, "--cfg", "mpi/coll-selector=ompi"])
             t = replay("real capture TI, schedgen", ["--trace", ti, "--cfg", "mpi/coll-selector=schedgen"])

@@ -13,6 +13,7 @@
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/units.hpp"
+#include "mpi/region_times.hpp"
 
 namespace simfab {
 namespace {
@@ -138,22 +139,86 @@ int fit(const std::vector<std::string>& samples_paths, const std::vector<std::st
   return 0;
 }
 
+// The file arguments before the first option, and the rest.
+std::pair<std::vector<std::string>, std::vector<std::string>> leading_paths(const std::vector<std::string>& args) {
+  size_t n = 0;
+  while (n < args.size() && !args[n].empty() && args[n][0] != '-') ++n;
+  const auto split = args.begin() + static_cast<std::ptrdiff_t>(n);
+  return {std::vector<std::string>(args.begin(), split), std::vector<std::string>(split, args.end())};
+}
+
+// `simfab calibrate regions REFERENCE MEASURED [-o FACTORS.csv] [--quiet]`: seed 001 §2.11's
+// per-region factors from two runs' regions.csv (mpi/region_times.hpp has the rule).
+int regions(const std::vector<std::string>& paths, const std::vector<std::string>& rest) {
+  std::string out_path;
+  bool quiet = false;
+  static constexpr CliOption kOptions[] = {{"-o"}, {"--output"}, {"--quiet", false}};
+  parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
+    if (name == "--quiet") quiet = true;
+    else out_path = value;
+  });
+  if (paths.size() != 2)
+    throw usage_error("expected 'simfab calibrate regions REFERENCE.csv MEASURED.csv [-o FACTORS.csv]': two regions.csv "
+                      "files (--stats DIR of two runs), got " + std::to_string(paths.size()));
+  const auto reference = read_regions_csv(paths[0]);
+  const auto measured = read_regions_csv(paths[1]);
+  std::vector<std::string> only_reference, only_measured;
+  const auto factors = region_factors(reference, measured, only_reference, only_measured);
+  if (factors.empty())
+    throw InputError(SourceLoc{paths[1], 0, 0}, "no region of " + paths[0] +
+                                                     " computed in this run too: expected two runs of the same "
+                                                     "program (the same call sites)");
+  auto quoted = [](const std::string& s) {
+    std::string q = "\"";
+    for (char c : s) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+    return q + "\"";
+  };
+  if (!out_path.empty())
+    write_file_atomically(out_path, "the region factor file", [&](std::ostream& out) {
+      out << "# simfab calibrate regions " << paths[0] << " " << paths[1]
+          << "\n# factor = mean time per execution in the reference / in the measured run (seed 001 §2.11)\n"
+          << "region,factor\n";
+      char buf[32];
+      for (const RegionFactor& f : factors) {
+        std::snprintf(buf, sizeof buf, "%.9g", f.factor);
+        out << quoted(f.name) << ',' << buf << '\n';
+      }
+    });
+  if (quiet) return 0;
+  std::printf("%-48s %10s %10s %10s\n", "region", "exec ref", "exec meas", "factor");
+  for (const RegionFactor& f : factors)
+    std::printf("%-48s %10llu %10llu %10.4f\n", f.name.c_str(), static_cast<unsigned long long>(f.executions_reference),
+                static_cast<unsigned long long>(f.executions_measured), f.factor);
+  auto one_side = [](const std::vector<std::string>& names, const std::string& where) {
+    if (!names.empty())
+      std::printf("note: %zu region(s) computed only in %s (no factor), e.g. '%s'\n", names.size(), where.c_str(),
+                  names.front().c_str());
+  };
+  one_side(only_reference, paths[0]);
+  one_side(only_measured, paths[1]);
+  if (!out_path.empty()) std::printf("wrote %s\n", out_path.c_str());
+  std::fflush(stdout);
+  return 0;
+}
+
 }  // namespace
 
 int cmd_calibrate(const std::vector<std::string>& args) {
   const std::string expected =
-      "expected 'simfab calibrate fit SAMPLES.csv [MORE.csv...] [-o PLATFORM.yaml] [options]' or 'simfab calibrate program [-o "
-      "FILE]'";
+      "expected 'simfab calibrate fit SAMPLES.csv [MORE.csv...] [-o PLATFORM.yaml] [options]', 'simfab calibrate regions "
+      "REFERENCE.csv MEASURED.csv [-o FACTORS.csv]' or 'simfab calibrate program [-o FILE]'";
   if (args.empty()) throw usage_error(expected);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   if (args[0] == "program") return program(rest);
   if (args[0] == "fit") {
     // One or more measurement files (runs repeated to keep the best), then the options.
-    size_t n = 0;
-    while (n < rest.size() && !rest[n].empty() && rest[n][0] != '-') ++n;
-    if (n == 0) throw usage_error("give the measurements first: simfab calibrate fit SAMPLES.csv [MORE.csv...] [options]");
-    return fit(std::vector<std::string>(rest.begin(), rest.begin() + static_cast<std::ptrdiff_t>(n)),
-               std::vector<std::string>(rest.begin() + static_cast<std::ptrdiff_t>(n), rest.end()));
+    const auto [paths, options] = leading_paths(rest);
+    if (paths.empty()) throw usage_error("give the measurements first: simfab calibrate fit SAMPLES.csv [MORE.csv...] [options]");
+    return fit(paths, options);
+  }
+  if (args[0] == "regions") {
+    const auto [paths, options] = leading_paths(rest);
+    return regions(paths, options);
   }
   throw usage_error("unknown calibrate command '" + args[0] + "'; " + expected);
 }

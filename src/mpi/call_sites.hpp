@@ -21,6 +21,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <utility>
 #include <vector>
 
 #include "core/sim_time.hpp"
@@ -48,6 +49,8 @@ class CallSites {
   const std::string& site_name(uint32_t site) const { return names_[site]; }
   // "file:line -> file:line".
   std::string task_name(uint32_t task) const;
+  // The task's (previous, next) sites.
+  std::pair<uint32_t, uint32_t> task_sites(uint32_t task) const { return tasks_[task]; }
   // The tasks that ran a computation: 0 for a trace whose gaps are all sleeps (a capture
   // converted without --speed), 1 for computations without call sites.
   size_t tasks() const { return tasks_.size() - (unknown_task_used_ ? 0 : 1); }

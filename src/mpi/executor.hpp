@@ -60,6 +60,7 @@
 #include "cpu/host_power.hpp"
 #include "mpi/activity.hpp"
 #include "mpi/call_sites.hpp"
+#include "mpi/region_times.hpp"
 #include "mpi/op.hpp"
 #include "mpi/program.hpp"
 #include "mpi/model_selector.hpp"
@@ -152,6 +153,13 @@ class Executor : private cpu::CpuClient {
   cpu::HostPower* host_power() const { return host_power_; }
   std::string switch_host(HostId h, bool on, SimTime t);
   void set_task(RankId r, uint32_t task) { task_[static_cast<size_t>(r)] = task; }
+  // The work (ps) a computation of rank r's current task charges: `given_ps` times its region's
+  // factor (mpi/region_times.hpp); counted per region. The front-ends call it for computations,
+  // never for sleeps or delays.
+  uint64_t computation(RankId r, uint64_t given_ps) {
+    return regions_.charge(sites_, task_[static_cast<size_t>(r)], given_ps);
+  }
+  RegionTimes& regions() { return regions_; }
   // Tells `sink` what each rank's CPU does and every message (mpi/activity.hpp); null: nothing is
   // reported and nothing is kept for it. Call before run().
   void set_activity(ActivitySink* sink);
@@ -262,6 +270,7 @@ class Executor : private cpu::CpuClient {
   Program& program_;
   std::vector<HostId> rank_host_;
   CallSites sites_;
+  RegionTimes regions_;
   cpu::HostPower* host_power_ = nullptr;
   std::vector<uint32_t> task_;  // per rank: the task of its next computation (set_task)
   size_t ncpus_;

@@ -192,7 +192,7 @@ bool OnlineProgram::iprobe(int source, int tag, MPI_Comm c, MPI_Status* status, 
       return true;
     }
     if (!found) {
-      charge(options_.poll_cost);
+      charge_mpi(options_.poll_cost);
       found = look();
     }
   }

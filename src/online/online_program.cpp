@@ -201,13 +201,15 @@ OpId OnlineProgram::issue(OpKind kind, uint64_t amount, int32_t peer, int32_t ta
   return id;
 }
 
-void OnlineProgram::charge(SimTime duration, uint8_t flags) {
+void OnlineProgram::charge(SimTime duration, uint8_t flags, bool program_code) {
   if (duration <= SimTime::zero()) return;
   Rank& R = rank();
   if (options_.lb.enabled && !(flags & op_flag::kDelay))
     R.lb_flops += duration.seconds() * platform_.host(R.host).speed_flops;
   ex_->set_task(current_, ex_->call_sites().task_before(current_));
-  const OpId id = issue(OpKind::kCalc, static_cast<uint64_t>(duration.ps()), 0, 0, 0, kCalcUser, flags);
+  const uint64_t work = (flags & op_flag::kDelay) || !program_code ? static_cast<uint64_t>(duration.ps())
+                                                : ex_->computation(current_, static_cast<uint64_t>(duration.ps()));
+  const OpId id = issue(OpKind::kCalc, work, 0, 0, 0, kCalcUser, flags);
   R.calc = id;
   R.calc_done = false;
   on_kernel_stack([&] { ex_->ready(id, R.now); });

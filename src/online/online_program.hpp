@@ -347,7 +347,10 @@ class OnlineProgram final : public Program, private EventHandler {
   void finish_creation(uint32_t request, std::function<bool()> created, std::string blocked_in);
   void poke(RankId r, SimTime t);  // re-checks r's wake condition after an event at t
   // A calc op of `duration` on the running rank, waited for; flags op_flag::kDelay: a sleep.
-  void charge(SimTime duration, uint8_t flags = 0);
+  // The program's own code is charged through its region's factor (mpi/region_times.hpp);
+  // charge_mpi: MPI's own CPU time (polls), which is not.
+  void charge(SimTime duration, uint8_t flags = 0, bool program_code = true);
+  void charge_mpi(SimTime duration) { charge(duration, 0, false); }
   // Runs `work` on the kernel's (main) stack: the simulator's deep call chains (collective
   // algorithms, network models) never touch a rank's stack, so ranks' stacks stay small. Two
   // context switches.

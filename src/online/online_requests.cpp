@@ -132,7 +132,7 @@ bool OnlineProgram::smpi_poll(SmpiPolls::Kind kind, FunctionRef<bool()> look) {
   SmpiPolls& polls = options_.smpi_polls;
   // SMPI sleeps before a test (the network goes on delivering meanwhile: a sleep of the rank, not
   // of its CPU) and computes before an iprobe.
-  if (kind == SmpiPolls::kIprobe) charge(polls.cost(kind));
+  if (kind == SmpiPolls::kIprobe) charge_mpi(polls.cost(kind));
   else poll_sleep(polls.cost(kind));
   const bool found = look();
   polls.outcome(kind, found);
@@ -152,7 +152,7 @@ bool OnlineProgram::test(MPI_Request* r, MPI_Status* status, const char* call) {
       wait(r, status, call);
       return true;
     }
-    charge(options_.poll_cost);
+    charge_mpi(options_.poll_cost);
     if (!done(*r)) return false;
   }
   if (*r == MPI_REQUEST_NULL || (requests_[static_cast<size_t>(*r - 1)].persistent && !requests_[static_cast<size_t>(*r - 1)].active))
@@ -202,7 +202,7 @@ bool OnlineProgram::test_all(int n, MPI_Request* rs, MPI_Status* statuses, const
       if (rs[i] != MPI_REQUEST_NULL) found &= smpi_poll(SmpiPolls::kTest, [&] { return done(rs[i]); });
     if (!found && !options_.smpi_polls.runaway(SmpiPolls::kTest)) return false;
   } else if (!all() && !spinning()) {
-    charge(options_.poll_cost);
+    charge_mpi(options_.poll_cost);
     if (!all()) return false;
   }
   wait_all(n, rs, statuses, call);
@@ -236,7 +236,7 @@ bool OnlineProgram::wait_any(int n, MPI_Request* rs, int* index, MPI_Status* sta
         !options_.smpi_polls.runaway(SmpiPolls::kTestany))
       return false;
   } else if (!blocking && active_done(true) < 0 && !spinning()) {
-    charge(options_.poll_cost);
+    charge_mpi(options_.poll_cost);
     if (active_done(true) < 0) return false;
   }
   block([active_done] { return active_done(false) >= 0; }, std::string(call) + " on " + std::to_string(n) + " requests");

@@ -109,7 +109,8 @@ void TiProgram::advance(RankId r, SimTime t) {
         return;
       case TiKind::kCompute:
       case TiKind::kSleep: {
-        const SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : ti_sleep_time(a.amount, trace_.file_name(line.file), line);
+        SimTime d = a.kind == TiKind::kCompute ? compute_time(r, a.amount, line) : ti_sleep_time(a.amount, trace_.file_name(line.file), line);
+        if (a.kind == TiKind::kCompute) d = SimTime::ps(static_cast<int64_t>(ex_->computation(r, static_cast<uint64_t>(d.ps()))));
         if (lb_.enabled && a.kind == TiKind::kCompute) lb_flops_[static_cast<size_t>(r)] += a.amount;
         s.state = State::kOp;
         s.wait = issue(r, OpKind::kCalc, static_cast<uint64_t>(d.ps()), 0, 0, kNoRequest, t,

@@ -75,6 +75,7 @@ void RunStats::finish(const RunResult& result) {
   }
   s.nic = result.nic;
   s.phases = result.phases;
+  s.regions = result.regions;
   phase_split_.finish(links_.rows(s.makespan), s);
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;

@@ -75,6 +75,9 @@
 //   links.csv          name,bandwidth_Bps,bytes,busy_s,utilisation (busy_s empty when unknown)
 //   link_timeline.csv  link,bin,start_s,end_s,bytes (one row per plotted link and bin)
 //   energy.csv         host,energy_j,off_s (only when energy is known)
+//   regions.csv        region,executions,given_s,charged_s,factor (only when something computed):
+//                      per code region (mpi/region_times.hpp) its computations, their time as the
+//                      trace or measurement gave it and as charged after cpu/region-factors
 //   ports.csv          name,packets,credit_stall_s,fecn,queue_mean_bytes,queue_peak_bytes (packet
 //                      model only: one row per link direction that carried packets)
 //   port_queues.csv    port,bin,start_s,end_s,mean_bytes (packet model: the 16 ports with the

@@ -163,6 +163,14 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
     });
   else  // a directory reused from a run with power must not keep that run's energy
     std::filesystem::remove(std::filesystem::path(dir) / "energy.csv");
+  if (!s.regions.empty())
+    write_table(dir, "regions.csv", "region,executions,given_s,charged_s,factor", [&](std::ostream& os) {
+      for (const RegionRow& r : s.regions)
+        os << field(r.name) << ',' << r.executions << ',' << seconds_text(SimTime::ps(static_cast<int64_t>(r.given_ps)))
+           << ',' << seconds_text(SimTime::ps(static_cast<int64_t>(r.charged_ps))) << ',' << real(r.factor) << '\n';
+    });
+  else
+    std::filesystem::remove(std::filesystem::path(dir) / "regions.csv");
 }
 
 }  // namespace simfab

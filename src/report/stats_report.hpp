@@ -6,6 +6,7 @@
 #include "nic/nic_result.hpp"
 #include "sim/model_switch.hpp"
 #include "net/network.hpp"
+#include "mpi/region_times.hpp"
 
 #include <cstdint>
 #include <optional>
@@ -108,6 +109,7 @@ struct StatsReport {
   std::vector<PhaseResult> phases;  // model switches: per phase (phases.csv)
   std::vector<PhaseMatrixEntry> phase_matrix;  // by phase, then (src, dst)
   std::vector<PhaseLinkRow> phase_links;       // by phase, then platform order
+  std::vector<RegionRow> regions;  // computation per code region, first appearance first
 };
 
 }  // namespace simfab

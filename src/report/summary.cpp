@@ -82,6 +82,32 @@ nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
 
 }  // namespace
 
+// With cpu/region-factors: how many regions it scaled and what it changed; the file's regions that
+// never computed (a typo, or code this run did not reach) are named, not silently ignored.
+void print_region_factors(std::ostream& os, const RunResult& r, const Config& cfg) {
+  const std::string& file = cfg.text("cpu/region-factors");
+  if (file == "none") return;
+  size_t scaled = 0;
+  uint64_t given = 0, charged = 0;
+  for (const RegionRow& g : r.regions) {
+    scaled += g.factor != 1;
+    given += g.given_ps;
+    charged += g.charged_ps;
+  }
+  os << "region factors (" << file << "): " << scaled << " of " << r.regions.size() << " regions scaled, computation "
+     << human_time(SimTime::ps(static_cast<int64_t>(given))) << " given, "
+     << human_time(SimTime::ps(static_cast<int64_t>(charged))) << " charged\n";
+  if (!r.unused_region_factors.empty())
+    os << "warning: " << r.unused_region_factors.size() << " region(s) of " << file << " never computed in this run, e.g. '"
+       << r.unused_region_factors.front() << "'\n";
+}
+
+nlohmann::ordered_json region_factors_json(const RunResult& r) {
+  size_t scaled = 0;
+  for (const RegionRow& g : r.regions) scaled += g.factor != 1;
+  return {{"regions", r.regions.size()}, {"scaled", scaled}, {"unused", r.unused_region_factors}};
+}
+
 void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   const ExecutionResult& e = r.exec;
   os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format << ", "
@@ -115,6 +141,7 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   if (r.nic.present) print_nic(os, r.nic);
   print_phases(os, r.phases);
   print_energy(os, r, cfg);
+  print_region_factors(os, r, cfg);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
 
@@ -144,6 +171,7 @@ nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, 
   if (r.nic.present) j["nic"] = nic_json(r.nic);
   if (!r.phases.empty()) j["phases"] = phases_json(r.phases, reproducible);
   add_energy_json(j, r, cfg);
+  if (cfg.text("cpu/region-factors") != "none") j["region_factors"] = region_factors_json(r);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;

@@ -34,6 +34,7 @@ void register_builtin_keys(Config& cfg) {
   energy::register_lb_keys(cfg);
   hybrid::register_hybrid_keys(cfg);
   register_calibration_keys(cfg);
+  register_region_keys(cfg);
 }
 
 namespace {
@@ -101,6 +102,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   else if (hooks.nic_log_required)
     throw InputError(SourceLoc{"--portals-log", 0, 0}, "the Portals log records the NIC model: add --cfg nic/model=portals");
   Executor ex(engine, *net, ops, program, rank_host);
+  if (const std::string& f = cfg.text("cpu/region-factors"); f != "none") ex.regions().load_factors(f);
   // Model switches (sim/model_switch.hpp): by time from --switch, logical ones from the front-end.
   std::vector<ModelSwitchSpec> specs;
   for (const std::string& s : switches.times) specs.push_back(parse_model_switch(s));
@@ -195,6 +197,8 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   if (const auto* pn = dynamic_cast<const nic::PortalsNetwork*>(net.get())) nic_results(*pn, platform, cfg, out);
   if (governor) out.governor_changes = governor->changes();
   out.tasks = ex.call_sites().tasks();
+  out.regions = ex.regions().rows(ex.call_sites());
+  out.unused_region_factors = ex.regions().unused_factors();
   out.migrations = program.migrations();
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());

@@ -69,6 +69,8 @@ struct RunResult {
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
   uint64_t tasks = 0;             // distinct tasks the computations belong to (mpi/call_sites.hpp)
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
+  std::vector<RegionRow> regions;  // computation per code region (mpi/region_times.hpp)
+  std::vector<std::string> unused_region_factors;  // cpu/region-factors' regions that never computed
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)

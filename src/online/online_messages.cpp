@@ -215,6 +215,11 @@ MPI_Request OnlineProgram::collective(const CollArgs& a, MPI_Comm c, bool nonblo
       (a.root < 0 || a.root >= cr.size))
     mpi_fatal(call, "root " + std::to_string(a.root) + " is not a rank of " + describe_comm(c) + " (size " +
                         std::to_string(cr.size) + ")");
+  // The library's set-up of this collective, the first time this rank calls it (TI replays
+  // charge it the same way: mpi/coll/first_call.hpp).
+  if (!nonblocking)
+    if (const SimTime setup = options_.first_call.charge(current_, a.op); setup > SimTime::zero())
+      charge(setup, op_flag::kDelay);
   const uint32_t i = new_request(Request::Kind::kColl);
   Request& q = requests_[i];
   q.coll_args = a;

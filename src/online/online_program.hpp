@@ -58,6 +58,7 @@
 #include "online/output_tagger.hpp"
 #include "online/smpi_polls.hpp"
 #include "online/program_image.hpp"
+#include "mpi/coll/first_call.hpp"
 #include "platform/platform.hpp"
 
 namespace simfab::online {
@@ -74,6 +75,7 @@ struct OnlineOptions {
   SmpiPolls smpi_polls;           // network/model=smpi: SMPI's injected poll times (smpi_polls.hpp)
   bool tag_output = false;        // --tag-output: each rank's output lines tagged (output_tagger.hpp)
   energy::LbOptions lb;           // lb/*: what simfab_migrate does
+  coll::FirstCallCosts first_call;  // mpi/first-call: a blocking collective's first call per rank
 };
 
 inline constexpr int kTagUpperBound = 2147483647;  // MPI_TAG_UB

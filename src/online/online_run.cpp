@@ -126,6 +126,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   if (cfg.choice("network/model") == "smpi")
     opt.smpi_polls = SmpiPolls(cfg.time("smpi/test"), cfg.time("smpi/iprobe"), cfg.boolean("smpi/grow-injected-times"));
   opt.lb = energy::lb_options(cfg);
+  opt.first_call = coll::FirstCallCosts::from(cfg);
 
   MpiIo::instance().set_costs(
       IoCosts{cfg.time("io/latency"), cfg.per_byte("io/read-bandwidth"), cfg.per_byte("io/write-bandwidth")});

@@ -9,8 +9,8 @@
 //     every later call of c by that rank, on any communicator, costs nothing extra.
 // Key: mpi/first-call = "<collective>=<seconds>[;<collective>=<seconds>...]" with the names of
 // `simfab coll --list` (barrier, bcast, ..., exscan); unnamed collectives cost nothing; "none" (the
-// default) charges nothing. The
-// calibrated platform writes it. Non-blocking collectives are not charged (Open MPI runs them
+// default) charges nothing. The calibrated platform writes it. TI replays (replay/ti_program) and
+// simfab exec (online/online_messages) charge it as a delay before the rank takes part. Non-blocking collectives are not charged (Open MPI runs them
 // in another component, not measured).
 // Cost: O(1) per call (a 16-bit mask per rank); nothing when the key is empty.
 #pragma once

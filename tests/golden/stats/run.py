@@ -71,8 +71,18 @@ def rows(text):
 
 def check_consistency(case, files, result, with_calls):
     makespan = result["makespan_ps"]
-    want_files = set(HEADERS) | ({"energy.csv"} if "energy_j" in result else set())
+    computed = any(float(r["compute_s"]) > 0 for r in rows(files.get("ranks.csv", "rank\n")))
+    want_files = set(HEADERS) | ({"energy.csv"} if "energy_j" in result else set()) | (
+        {"regions.csv"} if computed and with_calls else set())
     check(case + ": files", set(files) == want_files, sorted(want_files), sorted(files))
+    if "regions.csv" in files:
+        # No location lines: every computation is the one unnamed region, as given (no factors).
+        regions = rows(files["regions.csv"])
+        given = sum(ps(r["given_s"]) for r in regions)
+        check(case + ": regions.csv sums the ranks' compute time", given == sum(ps(r["compute_s"]) for r in rows(files["ranks.csv"])),
+              "the compute_s total", given)
+        check(case + ": regions.csv, no factors: charged = given",
+              all(r["given_s"] == r["charged_s"] and r["factor"] == "1" for r in regions), "factor 1", regions)
     for f, header in HEADERS.items():
         got = files.get(f, "").split("\n")[0]
         check(f"{case}: {f} header", got == header, header, got)

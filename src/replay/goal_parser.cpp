@@ -3,6 +3,8 @@
 // then labels are resolved, the block is checked for cycles and its edges appended in CSR form.
 #include <algorithm>
 #include <charconv>
+#include <cstring>
+#include <optional>
 #include <string_view>
 #include <unordered_map>
 
@@ -14,86 +16,166 @@ namespace simfab {
 
 namespace {
 
-bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' ||
-         c == '-' || c == '+' || c == '.';
-}
+// Character classes, one table lookup per byte: word characters, and the blanks and newlines the
+// lexer skips.
+struct CharClasses {
+  bool word[256] = {};
+  CharClasses() {
+    for (int c = 'a'; c <= 'z'; ++c) word[c] = true;
+    for (int c = 'A'; c <= 'Z'; ++c) word[c] = true;
+    for (int c = '0'; c <= '9'; ++c) word[c] = true;
+    for (char c : {'_', '-', '+', '.'}) word[static_cast<unsigned char>(c)] = true;
+  }
+};
+const CharClasses kClasses;
+
+inline bool is_word_char(char c) { return kClasses.word[static_cast<unsigned char>(c)]; }
 
 struct Token {
   std::string_view text;  // empty at end of input
   size_t pos = 0;
+  uint32_t line = 0;  // 1-based line of pos
 };
 
+// The lexer keeps the line number as it skips newlines (no second pass over the text) and one
+// token of look-ahead (peek() then next() lexes once).
 class Lexer {
  public:
   Lexer(std::string_view text, const std::string& name) : text_(text), name_(name) {}
 
   Token next() {
-    skip_space();
-    Token t{{}, pos_};
-    if (pos_ >= text_.size()) return t;
-    char c = text_[pos_];
-    if (c == ':' || c == '{' || c == '}') {
-      t.text = text_.substr(pos_++, 1);
-      return t;
+    if (peeked_) {
+      peeked_ = false;
+      return ahead_;
     }
-    if (!is_word_char(c)) throw error(pos_, std::string("unexpected character '") + printable(c) + "'");
-    size_t b = pos_;
-    while (pos_ < text_.size() && is_word_char(text_[pos_])) ++pos_;
-    t.text = text_.substr(b, pos_ - b);
-    return t;
+    return lex();
+  }
+  const Token& peek() {
+    if (!peeked_) {
+      ahead_ = lex();
+      peeked_ = true;
+    }
+    return ahead_;
   }
   // The next whitespace-delimited run of printable characters other than braces (a switch's
   // key=value list, whose keys hold '/').
   Token raw() {
+    SIMFAB_CHECK(!peeked_, "raw() after peek()");
     skip_space();
-    Token t{{}, pos_};
+    Token t{{}, pos_, line_};
     size_t b = pos_;
     while (pos_ < text_.size() && text_[pos_] > ' ' && text_[pos_] < 0x7f && text_[pos_] != '{' && text_[pos_] != '}')
       ++pos_;
     t.text = text_.substr(b, pos_ - b);
     return t;
   }
-  Token peek() {
-    size_t save = pos_;
-    Token t = next();
-    pos_ = save;
-    return t;
-  }
   InputError error(size_t pos, std::string what) const { return error_at(name_, text_, pos, std::move(what)); }
 
-  // 1-based line of `pos`. Amortised O(1) for non-decreasing positions (counts newlines since the
-  // previous call), which is how the parser asks: never rescan from the start of the file.
-  uint32_t line_of(size_t pos) {
-    if (pos < line_pos_) line_pos_ = 0, line_ = 1;
-    for (; line_pos_ < pos; ++line_pos_) line_ += text_[line_pos_] == '\n';
-    return line_;
-  }
-
  private:
+  [[gnu::always_inline]] Token lex() {
+    skip_space();
+    Token t{{}, pos_, line_};
+    if (pos_ >= text_.size()) return t;
+    const char c = text_[pos_];
+    if (c == ':' || c == '{' || c == '}') {
+      t.text = text_.substr(pos_++, 1);
+      return t;
+    }
+    if (!is_word_char(c)) throw error(pos_, std::string("unexpected character '") + printable(c) + "'");
+    const char* p = text_.data() + pos_;
+    const char* end = text_.data() + text_.size();
+    const char* q = p + 1;
+    while (q < end && is_word_char(*q)) ++q;
+    t.text = std::string_view(p, static_cast<size_t>(q - p));
+    pos_ += t.text.size();
+    return t;
+  }
   static std::string printable(char c) {
     if (static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7f) return std::string(1, c);
     char buf[8];
     std::snprintf(buf, sizeof buf, "\\x%02x", static_cast<unsigned char>(c));
     return buf;
   }
-  void skip_space() {
-    while (pos_ < text_.size()) {
-      char c = text_[pos_];
-      if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-        ++pos_;
-      } else if (c == '#' || (c == '/' && pos_ + 1 < text_.size() && text_[pos_ + 1] == '/')) {
-        while (pos_ < text_.size() && text_[pos_] != '\n') ++pos_;
+  [[gnu::always_inline]] void skip_space() {
+    const char* p = text_.data() + pos_;
+    const char* end = text_.data() + text_.size();
+    while (p < end) {
+      const char c = *p;
+      if (c == ' ' || c == '\t' || c == '\r') {
+        ++p;
+      } else if (c == '\n') {
+        ++p;
+        ++line_;
+      } else if (c == '#' || (c == '/' && p + 1 < end && p[1] == '/')) {
+        const void* nl = std::memchr(p, '\n', static_cast<size_t>(end - p));
+        p = nl ? static_cast<const char*>(nl) : end;
       } else {
         break;
       }
     }
+    pos_ = static_cast<size_t>(p - text_.data());
   }
   std::string_view text_;
   const std::string& name_;
   size_t pos_ = 0;
-  size_t line_pos_ = 0;
   uint32_t line_ = 1;
+  Token ahead_;
+  bool peeked_ = false;
+};
+
+// A block's labels: open addressing over a power-of-two table, emptied in O(1) per block by a
+// generation stamp (a block's table is reused by the next, so no allocation per block or label).
+class LabelTable {
+ public:
+  // Inserts `label` -> op; false when the label is already there.
+  bool insert(std::string_view label, uint32_t op) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    Slot& s = find(label);
+    if (s.stamp == stamp_) return false;
+    s = {label, op, stamp_};
+    ++count_;
+    return true;
+  }
+  // The op of `label`, or nullopt.
+  const uint32_t* lookup(std::string_view label) {
+    if (slots_.empty()) return nullptr;
+    Slot& s = find(label);
+    return s.stamp == stamp_ ? &s.op : nullptr;
+  }
+  void clear() {
+    count_ = 0;
+    if (++stamp_ == 0) {  // wrapped: really empty the table once every 2^32 blocks
+      for (Slot& s : slots_) s.stamp = 0;
+      stamp_ = 1;
+    }
+  }
+
+ private:
+  struct Slot {
+    std::string_view key;
+    uint32_t op = 0;
+    uint32_t stamp = 0;  // live when equal to stamp_
+  };
+  static uint64_t hash(std::string_view k) {
+    uint64_t h = 1469598103934665603ull;  // FNV-1a
+    for (char c : k) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ull;
+    return h ^ (h >> 29);
+  }
+  Slot& find(std::string_view k) {
+    const size_t mask = slots_.size() - 1;
+    for (size_t i = hash(k) & mask;; i = (i + 1) & mask)
+      if (slots_[i].stamp != stamp_ || slots_[i].key == k) return slots_[i];
+  }
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(std::max<size_t>(64, old.size() * 2), Slot{});
+    const uint32_t live = stamp_;
+    for (const Slot& s : old)
+      if (s.stamp == live) find(s.key) = s;
+  }
+  std::vector<Slot> slots_;
+  size_t count_ = 0;
+  uint32_t stamp_ = 1;
 };
 
 struct PendingDep {
@@ -125,7 +207,7 @@ class GoalParser {
     g_.succ_begin.push_back(0);
     for (Token t = lex_.next(); !t.text.empty(); t = lex_.next()) {
       if (t.text != "rank") throw lex_.error(t.pos, "expected 'rank N {', found '" + std::string(t.text) + "'");
-      Token rt = lex_.peek();
+      const Token rt = lex_.peek();
       auto r = static_cast<uint32_t>(integer(0, g_.num_ranks - 1, block_what_));
       expect_word("{", "'{' after 'rank N'");
       const auto first = static_cast<uint32_t>(g_.ops.size());
@@ -150,12 +232,26 @@ class GoalParser {
   }
 
  private:
+  // The value of 1 to 19 decimal digits (below 10^19, so no overflow), else nullopt.
+  static std::optional<uint64_t> digits(std::string_view s) {
+    if (s.empty() || s.size() > 19) return std::nullopt;
+    uint64_t v = 0;
+    for (char c : s) {
+      const unsigned d = static_cast<unsigned char>(c) - '0';
+      if (d > 9) return std::nullopt;
+      v = v * 10 + d;
+    }
+    return v;
+  }
   int64_t integer(int64_t lo, int64_t hi, std::string_view what) {
     Token t = lex_.next();
     return to_int(t, lo, hi, what);
   }
   int64_t to_int(const Token& t, int64_t lo, int64_t hi, std::string_view what) {
     int64_t v = 0;
+    if (const auto d = digits(t.text); d && lo >= 0) {  // the common case: plain decimal digits
+      if (*d <= static_cast<uint64_t>(hi) && static_cast<int64_t>(*d) >= lo) return static_cast<int64_t>(*d);
+    }
     auto [p, ec] = std::from_chars(t.text.data(), t.text.data() + t.text.size(), v);
     if (t.text.empty() || ec != std::errc() || p != t.text.data() + t.text.size() || v < lo || v > hi)
       throw lex_.error(t.pos, "expected " + std::string(what) + ", found '" + std::string(t.text.empty() ? "end of file" : t.text) + "'");
@@ -170,11 +266,9 @@ class GoalParser {
     Token t = lex_.next();
     std::string_view s = t.text;
     if (!s.empty() && (s.back() == 'b' || s.back() == 'B')) s.remove_suffix(1);
-    uint64_t v = 0;
-    auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
-    if (s.empty() || ec != std::errc() || p != s.data() + s.size())
-      throw lex_.error(t.pos, "expected a message size in bytes such as 10b, found '" + std::string(t.text) + "'");
-    return v;
+    const auto v = digits(s);
+    if (!v) throw lex_.error(t.pos, "expected a message size in bytes such as 10b, found '" + std::string(t.text) + "'");
+    return *v;
   }
 
   void parse_block(RankId rank) {
@@ -187,7 +281,7 @@ class GoalParser {
       if (t.text == "}") break;
       Token sep = lex_.next();
       if (sep.text == ":") {
-        if (!labels_.emplace(t.text, static_cast<uint32_t>(g_.ops.size())).second)
+        if (!labels_.insert(t.text, static_cast<uint32_t>(g_.ops.size())))
           throw lex_.error(t.pos, "label '" + std::string(t.text) + "' defined twice in the block of rank " + std::to_string(rank));
         parse_op(rank, t);
       } else if (sep.text == "requires" || sep.text == "irequires") {
@@ -206,7 +300,7 @@ class GoalParser {
   void parse_op(RankId rank, const Token& label) {
     Token kind = lex_.next();
     OpId id = g_.ops.alloc();
-    g_.line.push_back(lex_.line_of(label.pos));
+    g_.line.push_back(label.line);
     Op op;
     op.rank = rank;
     if (kind.text == "calc") {
@@ -216,7 +310,8 @@ class GoalParser {
       const bool send = kind.text == "send";
       op.kind = send ? OpKind::kSend : OpKind::kRecv;
       op.amount = size_arg();
-      expect_word(send ? "to" : "from", send ? "'to' after the send size" : "'from' after the recv size");
+      if (send) expect_word("to", "'to' after the send size");
+      else expect_word("from", "'from' after the recv size");
       Token peer = lex_.next();
       if (!send && peer.text == "any") op.peer = kAnySource;
       else op.peer = static_cast<int32_t>(to_int(peer, 0, g_.num_ranks - 1, peer_what_));
@@ -263,7 +358,8 @@ class GoalParser {
   // Resolves the block's labels, checks it is acyclic and appends its edges in CSR form.
   void resolve_block(uint32_t first) {
     const uint32_t n = static_cast<uint32_t>(g_.ops.size()) - first;
-    std::vector<uint32_t> count(n + 1, 0);
+    std::vector<uint32_t>& count = count_;
+    count.assign(n + 1, 0);
     edges_.clear();
     for (const PendingDep& d : deps_) {
       uint32_t s = lookup(d.succ), p = lookup(d.pred);
@@ -273,7 +369,8 @@ class GoalParser {
     }
     // CSR: prefix sums over the block's ops (counting sort by predecessor; stable).
     const uint32_t base = g_.succ_begin.back();
-    std::vector<uint32_t> offset(n, 0);
+    std::vector<uint32_t>& offset = offset_;
+    offset.assign(n, 0);
     uint32_t acc = 0;
     for (uint32_t i = 0; i < n; ++i) {
       offset[i] = acc;
@@ -289,14 +386,16 @@ class GoalParser {
   }
 
   uint32_t lookup(const Token& t) {
-    auto it = labels_.find(t.text);
-    if (it == labels_.end()) throw lex_.error(t.pos, "unknown label '" + std::string(t.text) + "' (labels are local to their rank block)");
-    return it->second;
+    const uint32_t* op = labels_.lookup(t.text);
+    if (!op) throw lex_.error(t.pos, "unknown label '" + std::string(t.text) + "' (labels are local to their rank block)");
+    return *op;
   }
 
   void check_acyclic(uint32_t first, uint32_t n) {
-    std::vector<uint32_t> indeg(n);
-    std::vector<uint32_t> stack;
+    std::vector<uint32_t>& indeg = count_;  // resolve_block is done with its counts
+    std::vector<uint32_t>& stack = offset_;
+    indeg.assign(n, 0);
+    stack.clear();
     for (uint32_t i = 0; i < n; ++i) {
       indeg[i] = g_.ops[first + i].pending;
       if (indeg[i] == 0) stack.push_back(i);
@@ -362,7 +461,8 @@ class GoalParser {
   std::string_view text_;
   GoalSchedule g_;
   std::string peer_what_, block_what_;  // built once: what a rank number must be, for errors
-  std::unordered_map<std::string_view, uint32_t> labels_;
+  LabelTable labels_;
+  std::vector<uint32_t> count_, offset_;  // resolve_block's and check_acyclic's scratch, reused
   std::vector<PendingDep> deps_;
   std::vector<std::pair<uint32_t, uint32_t>> edges_;
 };

@@ -37,7 +37,17 @@ MappedFile::~MappedFile() {
   if (data_) ::munmap(const_cast<char*>(data_), size_);
 }
 
-MappedFile::MappedFile(MappedFile&& o) noexcept : path_(std::move(o.path_)), data_(o.data_), size_(o.size_) {
+void MappedFile::done_before(size_t pos) {
+  constexpr size_t kStep = size_t{64} << 20;
+  if (!data_ || pos > size_ || pos < released_ + kStep) return;
+  const size_t page = static_cast<size_t>(::sysconf(_SC_PAGESIZE));
+  const size_t end = pos / page * page;
+  ::madvise(const_cast<char*>(data_) + released_, end - released_, MADV_DONTNEED);
+  released_ = end;
+}
+
+MappedFile::MappedFile(MappedFile&& o) noexcept
+    : path_(std::move(o.path_)), data_(o.data_), size_(o.size_), released_(o.released_) {
   o.data_ = nullptr;
   o.size_ = 0;
 }

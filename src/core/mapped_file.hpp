@@ -20,12 +20,18 @@ class MappedFile {
   MappedFile(MappedFile&& o) noexcept;
 
   std::string_view text() const { return {data_, size_}; }
+  // The text before `pos` has been read: its pages leave the resident set (MADV_DONTNEED on a
+  // read-only file mapping; a later read faults them back in from the file, so any position
+  // stays readable). Acts once per 64 MiB, so a parser may call it after every block; this keeps
+  // a multi-gigabyte schedule from counting twice (text and parsed ops) in the peak memory.
+  void done_before(size_t pos);
   const std::string& path() const { return path_; }
 
  private:
   std::string path_;
   const char* data_ = nullptr;
   size_t size_ = 0;
+  size_t released_ = 0;  // done_before: pages below this are given back
 };
 
 }  // namespace simfab

@@ -70,6 +70,7 @@ class Lexer {
     return t;
   }
   InputError error(size_t pos, std::string what) const { return error_at(name_, text_, pos, std::move(what)); }
+  size_t pos() const { return pos_; }
 
  private:
   [[gnu::always_inline]] Token lex() {
@@ -188,7 +189,8 @@ class GoalParser {
  public:
   static constexpr int kMaxRanks = 1 << 24;  // 16,777,216 ranks
 
-  GoalParser(std::string_view text, const std::string& name) : lex_(text, name), name_(name), text_(text) {
+  GoalParser(std::string_view text, const std::string& name, MappedFile* file)
+      : lex_(text, name), name_(name), text_(text), file_(file) {
     g_.path = name;
   }
 
@@ -213,6 +215,7 @@ class GoalParser {
       const auto first = static_cast<uint32_t>(g_.ops.size());
       parse_block(static_cast<RankId>(r));
       blocks.push_back({r, first, static_cast<uint32_t>(g_.ops.size()), rt.pos});
+      if (file_) file_->done_before(lex_.pos());
     }
     std::stable_sort(blocks.begin(), blocks.end(), [](const Block& a, const Block& b) { return a.rank < b.rank; });
     for (size_t i = 1; i < blocks.size(); ++i)
@@ -459,6 +462,7 @@ class GoalParser {
   Lexer lex_;
   const std::string& name_;
   std::string_view text_;
+  MappedFile* file_;  // the text's mapping, if any: read blocks are given back (done_before)
   GoalSchedule g_;
   std::string peer_what_, block_what_;  // built once: what a rank number must be, for errors
   LabelTable labels_;
@@ -470,12 +474,12 @@ class GoalParser {
 }  // namespace
 
 GoalSchedule parse_goal_text(std::string_view text, const std::string& name) {
-  return GoalParser(text, name).parse();
+  return GoalParser(text, name, nullptr).parse();
 }
 
 GoalSchedule parse_goal_file(const std::string& path) {
   MappedFile f(path);
-  return parse_goal_text(f.text(), path);
+  return GoalParser(f.text(), path, &f).parse();
 }
 
 }  // namespace simfab

@@ -1,9 +1,10 @@
-// goal_read_bench: how fast simfab reads GOAL text (issue 29: >= 1 GB/s per core is the target).
+// goal_read_bench: how fast simfab reads a GOAL schedule, as text (issue 29: >= 1 GB/s per core is
+// the target) or compiled (`simfab goal --compile`; the form is recognised by its first bytes).
 //
 //   goal_read_bench FILE.goal [REPEATS]      (default 1 repeat; the best one is printed)
 //
-// Parses the file with parse_goal_file (mapped, as `simfab run --goal` does) and prints one line:
-//   file  bytes  ranks  ops  edges  seconds  MB/s  peak-RSS-MiB
+// Reads the file with load_goal_file (mapped, as `simfab run --goal` does) and prints one line:
+//   file  form  bytes  ranks  ops  edges  seconds  MB/s  peak-RSS-MiB
 // The first repeat also pays the page cache; the best of several shows the parser alone.
 #include <sys/resource.h>
 
@@ -14,7 +15,7 @@
 #include <filesystem>
 
 #include "core/error.hpp"
-#include "replay/goal_schedule.hpp"
+#include "replay/goal_binary.hpp"
 
 int main(int argc, char** argv) {
   if (argc < 2) {
@@ -26,10 +27,11 @@ int main(int argc, char** argv) {
   double best = 1e300;
   size_t ops = 0, edges = 0;
   int ranks = 0;
+  bool compiled = false;
   for (int i = 0; i < repeats; ++i) {
     const auto t0 = std::chrono::steady_clock::now();
     try {
-      simfab::GoalSchedule g = simfab::parse_goal_file(argv[1]);
+      simfab::GoalSchedule g = simfab::load_goal_file(argv[1], compiled);
       ops = g.op_count();
       edges = g.succ.size();
       ranks = g.num_ranks;
@@ -41,7 +43,7 @@ int main(int argc, char** argv) {
   }
   rusage ru{};
   getrusage(RUSAGE_SELF, &ru);
-  std::printf("%s %llu %d %zu %zu %.3f %.0f %.1f\n", argv[1], static_cast<unsigned long long>(bytes), ranks, ops, edges,
+  std::printf("%s %s %llu %d %zu %zu %.3f %.0f %.1f\n", argv[1], compiled ? "compiled" : "text", static_cast<unsigned long long>(bytes), ranks, ops, edges,
               best, static_cast<double>(bytes) / best / 1e6, static_cast<double>(ru.ru_maxrss) / 1024.0);
   return 0;
 }

@@ -110,7 +110,8 @@ nlohmann::ordered_json region_factors_json(const RunResult& r) {
 
 void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   const ExecutionResult& e = r.exec;
-  os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format << ", "
+  os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format
+     << (r.goal_compiled ? ", compiled" : "") << ", "
      << r.num_ranks << " ranks) on " << r.platform << ", network model " << r.model << "\n";
   os << "predicted makespan: " << with_ps(e.makespan) << "\n";
   const size_t n = e.finish.size();
@@ -155,6 +156,7 @@ nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, 
   j["version"] = SIMFAB_VERSION;
   j["config"] = config_json(r, cfg);
   j["inputs"] = {{"platform", r.platform}, {"application", r.application}, {"format", r.application_format}};
+  if (r.goal_compiled) j["inputs"]["compiled"] = true;
   j["model"] = r.model;
   j["makespan_ps"] = e.makespan.ps();
   j["makespan_s"] = e.makespan.seconds();

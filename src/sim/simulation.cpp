@@ -17,6 +17,7 @@
 #include "nic/portals_network.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
+#include "replay/goal_binary.hpp"
 #include "replay/ti_trace.hpp"
 #include "hybrid/hybrid_keys.hpp"
 #include "online/online_run.hpp"
@@ -226,7 +227,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
   if (!in.goal_path.empty()) {
     out.application = in.goal_path;
     out.application_format = "goal";
-    goal = parse_goal_file(in.goal_path);
+    goal = load_goal_file(in.goal_path, out.goal_compiled);
     num_ranks = goal.num_ranks;
     ops = &goal.ops;
     if (in.platform_path.empty()) platform = Platform::ideal(num_ranks);

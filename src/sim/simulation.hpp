@@ -59,6 +59,7 @@ struct RunResult {
   std::string platform;  // path, or "<ideal>"
   std::string application;
   std::string application_format;  // "goal", "ti" or "online"
+  bool goal_compiled = false;       // the GOAL schedule was read in its compiled form (goal_binary.hpp)
   int num_ranks = 0;
   std::vector<std::string> rank_host;  // host name per rank
   std::vector<std::pair<std::string, std::string>> derived;  // Network::derived_parameters()

@@ -41,6 +41,7 @@ fuzz:
 
 bench: build
 	@bash bench/run.sh $(BUILD)
+	@bash bench/goal_read_bench.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

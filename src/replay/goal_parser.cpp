@@ -31,6 +31,12 @@ const CharClasses kClasses;
 
 inline bool is_word_char(char c) { return kClasses.word[static_cast<unsigned char>(c)]; }
 
+// w == lit, with the literal's length known to the compiler (a few integer compares, no memcmp call).
+template <size_t N>
+[[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
+  return w.size() == N - 1 && std::memcmp(w.data(), lit, N - 1) == 0;
+}
+
 struct Token {
   std::string_view text;  // empty at end of input
   size_t pos = 0;
@@ -71,6 +77,19 @@ class Lexer {
   }
   InputError error(size_t pos, std::string what) const { return error_at(name_, text_, pos, std::move(what)); }
   size_t pos() const { return pos_; }
+
+  // For GoalParser's statement-shaped fast path: the raw cursor after the blanks, the line there,
+  // and a jump past what the fast path consumed (never across a newline, so the line stands).
+  // Only without a pending peek().
+  bool has_peeked() const { return peeked_; }
+  const char* skip_to_token() {
+    skip_space();
+    return text_.data() + pos_;
+  }
+  const char* end() const { return text_.data() + text_.size(); }
+  uint32_t line() const { return line_; }
+  size_t offset(const char* p) const { return static_cast<size_t>(p - text_.data()); }
+  void jump_to(const char* p) { pos_ = offset(p); }
 
  private:
   [[gnu::always_inline]] Token lex() {
@@ -236,7 +255,7 @@ class GoalParser {
 
  private:
   // The value of 1 to 19 decimal digits (below 10^19, so no overflow), else nullopt.
-  static std::optional<uint64_t> digits(std::string_view s) {
+  [[gnu::always_inline]] static std::optional<uint64_t> digits(std::string_view s) {
     if (s.empty() || s.size() > 19) return std::nullopt;
     uint64_t v = 0;
     for (char c : s) {
@@ -279,6 +298,7 @@ class GoalParser {
     deps_.clear();
     const uint32_t first = static_cast<uint32_t>(g_.ops.size());
     for (;;) {
+      if (fast_statement(rank)) continue;
       Token t = lex_.next();
       if (t.text.empty()) throw lex_.error(t.pos, "expected '}' closing the block of rank " + std::to_string(rank) + ", found end of file");
       if (t.text == "}") break;
@@ -298,6 +318,87 @@ class GoalParser {
       }
     }
     resolve_block(first);
+  }
+
+  // The statements Schedgen and simfab write, each alone on its line:
+  //     LABEL: send SIZE[b] to RANK tag TAG      LABEL: recv SIZE[b] from RANK|any tag TAG|any
+  //     LABEL: calc PS                            LABEL requires|irequires LABEL
+  // read straight from the text, without tokens. Anything else (comments, cpu/nic modifiers,
+  // several statements on a line, switch, a value out of range, a label defined twice) returns
+  // false having consumed nothing, and the token path reads it, with its exact error messages.
+  // Both paths give the same ops, edges and line numbers.
+  bool fast_statement(RankId rank) {
+    if (lex_.has_peeked()) return false;
+    const char* p = lex_.skip_to_token();
+    const char* const end = lex_.end();
+    auto word = [&](const char*& q) __attribute__((always_inline)) {
+      const char* b = q;
+      while (q < end && is_word_char(*q)) ++q;
+      return std::string_view(b, static_cast<size_t>(q - b));
+    };
+    auto blanks = [&](const char*& q) __attribute__((always_inline)) {
+      while (q < end && (*q == ' ' || *q == '\t' || *q == '\r')) ++q;
+    };
+    auto next_word = [&](const char*& q) __attribute__((always_inline)) {
+      blanks(q);
+      return word(q);
+    };
+    auto at_eol = [&](const char* q) { return q == end || *q == '\n'; };
+    const char* label_at = p;
+    const std::string_view label = word(p);
+    if (label.empty()) return false;
+    blanks(p);
+    if (p < end && *p == ':') {
+      ++p;
+      const std::string_view kind = next_word(p);
+      Op op;
+      op.rank = rank;
+      if (is(kind, "calc")) {
+        const auto v = digits(next_word(p));
+        if (!v || *v > static_cast<uint64_t>(INT64_MAX / 4)) return false;
+        op.amount = *v;
+      } else if (is(kind, "send") || is(kind, "recv")) {
+        const bool send = is(kind, "send");
+        op.kind = send ? OpKind::kSend : OpKind::kRecv;
+        std::string_view size = next_word(p);
+        if (!size.empty() && (size.back() == 'b' || size.back() == 'B')) size.remove_suffix(1);
+        const auto bytes = digits(size);
+        if (!bytes) return false;
+        if (const std::string_view w = next_word(p); send ? !is(w, "to") : !is(w, "from")) return false;
+        const std::string_view peer = next_word(p);
+        const auto peer_v = digits(peer);
+        if (!send && is(peer, "any")) op.peer = kAnySource;
+        else if (peer_v && *peer_v < static_cast<uint64_t>(g_.num_ranks)) op.peer = static_cast<int32_t>(*peer_v);
+        else return false;
+        if (!is(next_word(p), "tag")) return false;
+        const std::string_view tag = next_word(p);
+        const auto tag_v = digits(tag);
+        if (!send && is(tag, "any")) op.tag = kAnyTag;
+        else if (tag_v && *tag_v <= static_cast<uint64_t>(INT32_MAX)) op.tag = static_cast<int32_t>(*tag_v);
+        else return false;
+        op.amount = *bytes;
+      } else {
+        return false;
+      }
+      blanks(p);
+      if (!at_eol(p) || !labels_.insert(label, static_cast<uint32_t>(g_.ops.size()))) return false;
+      g_.ops[g_.ops.alloc()] = op;
+      g_.line.push_back(lex_.line());
+      lex_.jump_to(p);
+      return true;
+    }
+    const std::string_view how = word(p);
+    const bool immediate = is(how, "irequires");
+    if (!immediate && !is(how, "requires")) return false;
+    blanks(p);
+    const char* pred_at = p;
+    const std::string_view pred = word(p);
+    blanks(p);
+    if (pred.empty() || !at_eol(p)) return false;
+    deps_.push_back({Token{label, lex_.offset(label_at), lex_.line()}, Token{pred, lex_.offset(pred_at), lex_.line()},
+                     immediate});
+    lex_.jump_to(p);
+    return true;
   }
 
   void parse_op(RankId rank, const Token& label) {

@@ -126,3 +126,66 @@ TEST(GoalParser, ErrorEchoesTheLine) {
 
 }  // namespace
 }  // namespace simfab
+
+namespace simfab {
+namespace {
+
+// The statement-shaped fast path (one statement per line, Schedgen's shapes) and the token path
+// (taken here because every line ends in a comment) give the same schedule: ops, edges, lines.
+TEST(GoalParser, FastAndTokenPathsAgree) {
+  const std::string plain =
+      "num_ranks 3\n"
+      "rank 0 {\n"
+      "s0: send 8b to 1 tag 0\n"
+      "r0: recv 16 from any tag any\n"
+      "  c0:\tcalc 1500   \r\n"
+      "s1: send 4B to 2 tag 2147483647\n"
+      "s1 requires r0\n"
+      "c0 irequires s0\n"
+      "x: recv 0b from 2 tag 7\n"
+      "}\n"
+      "rank 1 {\n"
+      "a: recv 8b from 0 tag 0\n"
+      "}\n"
+      "rank 2 {\n"
+      "b: recv 4b from 0 tag 2147483647\n"
+      "c: send 0b to 0 tag 7\n"
+      "c requires b\n"
+      "}\n";
+  std::string commented;
+  for (size_t i = 0, nl; i < plain.size(); i = nl + 1) {
+    nl = plain.find('\n', i);
+    commented += plain.substr(i, nl - i) + " // token path\n";
+  }
+  const GoalSchedule fast = parse_goal_text(plain, "plain.goal");
+  const GoalSchedule slow = parse_goal_text(commented, "commented.goal");
+  ASSERT_EQ(fast.op_count(), 8u);
+  ASSERT_EQ(fast.op_count(), slow.op_count());
+  for (OpId i = 0; i < fast.op_count(); ++i) {
+    const Op &a = fast.ops[i], &b = slow.ops[i];
+    EXPECT_EQ(a.kind, b.kind) << i;
+    EXPECT_EQ(a.amount, b.amount) << i;
+    EXPECT_EQ(a.peer, b.peer) << i;
+    EXPECT_EQ(a.tag, b.tag) << i;
+    EXPECT_EQ(a.rank, b.rank) << i;
+    EXPECT_EQ(a.pending, b.pending) << i;
+  }
+  EXPECT_EQ(fast.succ, slow.succ);
+  EXPECT_EQ(fast.succ_begin, slow.succ_begin);
+  EXPECT_EQ(fast.line, slow.line);
+  EXPECT_EQ(fast.rank_begin, slow.rank_begin);
+  EXPECT_EQ(fast.line, (std::vector<uint32_t>{3, 4, 5, 6, 9, 12, 15, 16}));
+  EXPECT_EQ(fast.ops[1].peer, kAnySource);
+  EXPECT_EQ(fast.ops[1].tag, kAnyTag);
+  EXPECT_EQ(fast.ops[2].amount, 1500u);
+}
+
+// Lines the fast path declines still get the token path's errors, at the same place.
+TEST(GoalParser, FastPathLeavesErrorsToTheTokenPath) {
+  expect_error("num_ranks 2\nrank 0 {\na: send 8b to 2 tag 0\n}\n", 3, 15, "a rank below num_ranks 2");
+  expect_error("num_ranks 2\nrank 0 {\na: recv 8b from 1 tag 0\na: calc 5\n}\n", 4, 1, "defined twice");
+  expect_error("num_ranks 1\nrank 0 {\na: calc 5\na requires b\n}\n", 4, 12, "unknown label 'b'");
+}
+
+}  // namespace
+}  // namespace simfab

@@ -148,3 +148,66 @@ TEST(Config, SimGridColonSyntaxAndCaseInsensitiveChoices) {
 
 }  // namespace
 }  // namespace simfab
+
+namespace simfab {
+namespace {
+
+// The 4-ary heap with same-time buckets that EventQueue replaced (issue 29), kept as the order's
+// reference: the radix heap must pop exactly what it pops.
+class ReferenceQueue {
+ public:
+  void push(SimTime t, uint8_t prio, uint64_t payload) { heap_.push_back({t, (uint64_t{prio} << 56) | seq_++, payload}); }
+  Event pop() {
+    auto it = std::min_element(heap_.begin(), heap_.end(), [](const Event& a, const Event& b) {
+      return a.time < b.time || (a.time == b.time && a.key < b.key);
+    });
+    const Event e = *it;
+    *it = heap_.back();
+    heap_.pop_back();
+    return e;
+  }
+  bool empty() const { return heap_.empty(); }
+
+ private:
+  std::vector<Event> heap_;
+  uint64_t seq_ = 0;
+};
+
+// Random hold-model workloads over very different time scales (same instant, picoseconds, hours:
+// every radix bucket), mixed priorities, bursts of same-time pushes, next_time() between pops.
+TEST(EventQueue, RadixHeapPopsExactlyTheReferenceOrder) {
+  for (const int64_t spread : {int64_t{0}, int64_t{3}, int64_t{1000}, int64_t{1} << 40, int64_t{1} << 61}) {
+    EventQueue q;
+    ReferenceQueue ref;
+    std::mt19937_64 rng(static_cast<uint64_t>(spread) + 1);
+    int64_t now = 0;
+    auto push = [&](int64_t t, uint8_t prio) {
+      q.push(SimTime::ps(t), prio, rng());
+      ref.push(SimTime::ps(t), prio, 0);
+    };
+    auto delay = [&] { return spread == 0 ? 0 : static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)); };
+    for (int i = 0; i < 200; ++i) push(delay(), static_cast<uint8_t>(rng() % 3));
+    for (int step = 0; step < 20000 && !ref.empty(); ++step) {
+      const SimTime next = q.next_time();
+      const Event e = q.pop();
+      const Event r = ref.pop();
+      ASSERT_EQ(e.time, r.time) << "spread " << spread << " step " << step;
+      ASSERT_EQ(e.key, r.key) << "spread " << spread << " step " << step;
+      ASSERT_EQ(next, e.time);
+      now = e.time.ps();
+      if (!q.empty()) {
+        ASSERT_GE(q.next_time().ps(), now);  // asking moves nothing: pushes at `now` stay legal
+      }
+      const int burst = step % 997 == 0 ? 300 : static_cast<int>(rng() % 3);
+      for (int k = 0; k < burst; ++k) {
+        const int64_t d = rng() % 4 == 0 ? 0 : delay();
+        push(now + std::min(d, INT64_MAX / 2 - now), static_cast<uint8_t>(rng() % 4 == 0 ? 2 : rng() % 2));
+      }
+    }
+    while (!ref.empty()) ASSERT_EQ(q.pop().key, ref.pop().key);
+    EXPECT_TRUE(q.empty());
+  }
+}
+
+}  // namespace
+}  // namespace simfab

@@ -139,7 +139,7 @@ GoalSchedule read_compiled_goal(std::string_view text, const std::string& path, 
   if (g.succ_begin.front() != 0 || g.succ_begin.back() != edges) in.fail("succ_begin does not span the edges");
   for (uint32_t r = 0; r < ranks; ++r) {
     const uint32_t b = g.rank_begin[r], e = g.rank_begin[r + 1];
-    if (e < b) in.fail("rank_begin decreases at rank " + std::to_string(r));
+    if (e < b || e > ops) in.fail("rank_begin decreases or passes the op count at rank " + std::to_string(r));
     if (file) file->done_before(ops_offset + size_t{b} * sizeof(PackedOp));  // decoded ops leave memory
     for (uint32_t i = b; i < e; ++i) {
       PackedOp p;

@@ -18,7 +18,7 @@ namespace simfab::packet {
 
 class QueueTimeline {
  public:
-  static constexpr int64_t kFirstBin = 1 << 20;  // ps (about 1 us)
+  static constexpr int64_t kFirstBin = 1 << 20;  // ps (about 1 us); shift_ below is its log2
   static constexpr size_t kBins = 128;
 
   void add(SimTime from, SimTime to, double bytes) {
@@ -26,9 +26,9 @@ class QueueTimeline {
     while (to.ps() > width_ * static_cast<int64_t>(kBins)) coarsen();
     if (bins_.empty()) bins_.assign(kBins, 0.0);
     int64_t t = from.ps();
-    while (t < to.ps()) {
-      const int64_t bin = t / width_;
-      const int64_t end = std::min(to.ps(), (bin + 1) * width_);
+    while (t < to.ps()) {  // the width is a power of two: bins by shifts, not divisions
+      const int64_t bin = t >> shift_;
+      const int64_t end = std::min(to.ps(), (bin + 1) << shift_);
       bins_[static_cast<size_t>(bin)] += bytes * static_cast<double>(end - t);
       t = end;
     }
@@ -45,9 +45,11 @@ class QueueTimeline {
     for (size_t i = 0; i < bins_.size() / 2; ++i) bins_[i] = bins_[2 * i] + bins_[2 * i + 1];
     std::fill(bins_.begin() + static_cast<std::ptrdiff_t>(bins_.size() / 2), bins_.end(), 0.0);
     width_ *= 2;
+    ++shift_;
   }
 
   int64_t width_ = kFirstBin;
+  int shift_ = 20;  // log2(width_)
   std::vector<double> bins_;
 };
 

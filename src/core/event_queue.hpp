@@ -26,8 +26,8 @@
 // index into a pool owned by whoever scheduled it.
 //
 // Complexity: push O(1); pop O(1) amortised plus the moves above (each event at most 64, and a
-// sort of each group of same-time events when it reaches bucket 0). Memory: 24 B per event in
-// buckets 1-64, 16 B in bucket 0. Thread-safety: none (single-threaded).
+// sort of each group of same-time events when it reaches bucket 0). Memory: 24 B per event.
+// Thread-safety: none (single-threaded).
 #pragma once
 
 #include <algorithm>
@@ -58,7 +58,7 @@ class EventQueue {
     const uint64_t key = (uint64_t{priority} << kSeqBits) | seq_++;
     ++size_;
     if (t == last_) {
-      push_now(Entry{key, payload});
+      push_now(Event{time, key, payload});
       return;
     }
     add(Event{time, key, payload}, t);
@@ -77,9 +77,8 @@ class EventQueue {
   Event pop() {
     if (now_empty()) refill();
     --size_;
-    const SimTime t = SimTime::ps(static_cast<int64_t>(last_));
     const bool from_fifo = fifo_head_ < fifo_.size() && (heap_.empty() || fifo_[fifo_head_].key < heap_.front().key);
-    Entry e;
+    Event e;
     if (from_fifo) {
       e = fifo_[fifo_head_++];
       if (fifo_head_ == fifo_.size()) {
@@ -92,18 +91,15 @@ class EventQueue {
       e = heap_.back();
       heap_.pop_back();
     }
-    return Event{t, e.key, e.payload};
+    return e;
   }
 
  private:
   // Buckets larger than this give their memory back once drained instead of keeping it.
   static constexpr size_t kKeepCapacity = size_t{1} << 16;
 
-  struct Entry {
-    uint64_t key;
-    uint64_t payload;
-  };
-  static bool later(const Entry& a, const Entry& b) { return a.key > b.key; }  // min-heap order
+  static bool later(const Event& a, const Event& b) { return a.key > b.key; }  // min-heap order
+  static bool key_less(const Event& a, const Event& b) { return a.key < b.key; }
   static std::array<uint64_t, 65> filled(uint64_t v) {
     std::array<uint64_t, 65> a;
     a.fill(v);
@@ -124,7 +120,7 @@ class EventQueue {
 
   // An event at last_: appended to the FIFO when its key follows the FIFO's last one (a drained
   // FIFO is empty), else into the heap; pop() compares the two heads.
-  void push_now(Entry e) {
+  void push_now(const Event& e) {
     if (fifo_.empty() || fifo_.back().key < e.key) {
       fifo_.push_back(e);
     } else {
@@ -134,7 +130,9 @@ class EventQueue {
   }
 
   // Bucket 0 is empty and events are pending: the lowest non-empty bucket's least time becomes
-  // last_, and its events move down (those at last_ into bucket 0, sorted by key).
+  // last_, and its events move down: the others to lower buckets, those at last_ to the front of
+  // the bucket's own vector, which then becomes the FIFO (swapped, not copied: a million events
+  // of one instant are never held twice), sorted by key if they are not already.
   void refill() {
     SIMFAB_CHECK(nonempty_ != 0, "pop from an empty event queue");
     const size_t b = static_cast<size_t>(std::countr_zero(nonempty_)) + 1;
@@ -143,28 +141,27 @@ class EventQueue {
     last_ = least;
     least_[b] = UINT64_MAX;
     nonempty_ &= ~(uint64_t{1} << (b - 1));
+    size_t keep = 0;
+    for (size_t i = 0; i < src.size(); ++i) {
+      const Event e = src[i];
+      const uint64_t t = static_cast<uint64_t>(e.time.ps());
+      if (t == least) src[keep++] = e;
+      else add(e, t);  // into a bucket below b (never src): t and least agree above bit b - 1
+    }
+    src.resize(keep);
     fifo_.clear();
     fifo_head_ = 0;
-    for (const Event& e : src) {
-      const uint64_t t = static_cast<uint64_t>(e.time.ps());
-      if (t == least) {
-        fifo_.push_back(Entry{e.key, e.payload});
-      } else {
-        add(e, t);  // into a bucket below b: t and least agree on every bit above b - 1
-      }
-    }
-    src.clear();
+    fifo_.swap(src);
     if (src.capacity() > kKeepCapacity) src.shrink_to_fit();
-    if (!std::is_sorted(fifo_.begin(), fifo_.end(), [](const Entry& x, const Entry& y) { return x.key < y.key; }))
-      std::sort(fifo_.begin(), fifo_.end(), [](const Entry& x, const Entry& y) { return x.key < y.key; });
+    if (!std::is_sorted(fifo_.begin(), fifo_.end(), key_less)) std::sort(fifo_.begin(), fifo_.end(), key_less);
   }
 
   std::array<std::vector<Event>, 65> buckets_;  // [0] unused: bucket 0 is fifo_ + heap_
   std::array<uint64_t, 65> least_ = filled(UINT64_MAX);  // per bucket: its least time
   uint64_t nonempty_ = 0;                       // bit i - 1: bucket i holds events
-  std::vector<Entry> fifo_;                     // bucket 0, increasing keys from fifo_head_
+  std::vector<Event> fifo_;                     // bucket 0, increasing keys from fifo_head_
   size_t fifo_head_ = 0;
-  std::vector<Entry> heap_;                     // bucket 0, keys out of FIFO order (min-heap)
+  std::vector<Event> heap_;                     // bucket 0, keys out of FIFO order (min-heap)
   uint64_t last_ = 0;                           // the time of bucket 0: the last popped time
   size_t size_ = 0;
   uint64_t seq_ = 0;

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "core/spelling.hpp"
+#include "core/trim.hpp"
 
 namespace simfab::calibrate {
 
@@ -17,12 +18,6 @@ constexpr std::array<const char*, kExperimentCount> kNames = {
     "pingpong", "send",       "isend",  "recv",       "late_recv", "gap",      "oneway",
     "bidir",    "compute",    "contention", "reduce", "first_call", "next_call"};
 constexpr std::string_view kMagic = "# simfab-calibrate";
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::optional<double> positive_number(std::string_view s) {
   double v = 0;
@@ -57,7 +52,7 @@ CalibrationSamples parse_calibration_samples(std::string_view text, const std::s
     const std::string_view raw = text.substr(0, nl);
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
-    const std::string_view line = trim(raw);
+    const std::string_view line = trim_blanks(raw);
     const auto fail = [&](const std::string& what) {
       return InputError(SourceLoc{source, line_no, 0}, what, std::string(line));
     };
@@ -65,16 +60,16 @@ CalibrationSamples parse_calibration_samples(std::string_view text, const std::s
       if (line.substr(0, kMagic.size()) != kMagic)
         throw fail("expected the first line '# simfab-calibrate 1': a CSV written by simfab_calibrate (`simfab "
                    "calibrate program` prints its source)");
-      if (trim(line.substr(kMagic.size())) != "1")
+      if (trim_blanks(line.substr(kMagic.size())) != "1")
         throw fail("unsupported calibration format version; this simfab reads version 1");
       continue;
     }
     if (line.empty()) continue;
     if (line.front() == '#') {
-      const std::string_view body = trim(line.substr(1));
+      const std::string_view body = trim_blanks(line.substr(1));
       const size_t colon = body.find(':');
       if (colon == std::string_view::npos) continue;  // a free comment
-      std::string key(trim(body.substr(0, colon))), value(trim(body.substr(colon + 1)));
+      std::string key(trim_blanks(body.substr(0, colon))), value(trim_blanks(body.substr(colon + 1)));
       if (key == "late-recv-delay") {
         const auto v = positive_number(value);
         if (!v) throw fail("expected '# late-recv-delay: SECONDS' with a number > 0");
@@ -89,7 +84,7 @@ CalibrationSamples parse_calibration_samples(std::string_view text, const std::s
     size_t count = 0;
     for (; count < 3 && !rest.empty(); ++count) {
       const size_t comma = rest.find(',');
-      fields[count] = trim(rest.substr(0, comma));
+      fields[count] = trim_blanks(rest.substr(0, comma));
       rest = comma == std::string_view::npos ? std::string_view{} : rest.substr(comma + 1);
       if (comma == std::string_view::npos) {
         ++count;

@@ -8,19 +8,14 @@
 #include "core/config.hpp"
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
+#include "core/trim.hpp"
 
 namespace simfab {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
-
 std::optional<double> number(std::string_view s) {
-  s = trim(s);
+  s = trim_blanks(s);
   double v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || p != s.data() + s.size() || !std::isfinite(v)) return std::nullopt;
@@ -28,7 +23,7 @@ std::optional<double> number(std::string_view s) {
 }
 
 std::optional<uint64_t> count(std::string_view s) {
-  s = trim(s);
+  s = trim_blanks(s);
   uint64_t v = 0;
   auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), v);
   if (s.empty() || ec != std::errc() || p != s.data() + s.size()) return std::nullopt;
@@ -42,7 +37,7 @@ void for_each_row(const std::string& path, const std::function<void(const std::v
   int line_no = 0;
   while (!text.empty()) {
     const size_t nl = text.find('\n');
-    const std::string_view line = trim(text.substr(0, nl));
+    const std::string_view line = trim_blanks(text.substr(0, nl));
     text = nl == std::string_view::npos ? std::string_view{} : text.substr(nl + 1);
     ++line_no;
     if (line.empty() || line.front() == '#') continue;
@@ -89,7 +84,7 @@ void RegionTimes::load_factors(const std::string& path) {
     if (f.size() != 2)
       throw InputError(at, "expected \"region\",factor (two fields, seed 001's form \"a.f:130:a.f:30\",1.97), got " +
                                std::to_string(f.size()) + " fields");
-    const std::string name(trim(f[0]));
+    const std::string name(trim_blanks(f[0]));
     const auto s = number(f[1]);
     if (name.empty()) throw InputError(at, "the region is empty: expected \"<previous call's site>:<next call's site>\"");
     if (!s || *s <= 0)
@@ -102,7 +97,7 @@ void RegionTimes::load_factors(const std::string& path) {
 }
 
 bool RegionTimes::line_is_header(const std::vector<std::string>& f) {
-  return f.size() == 2 && trim(f[0]) == "region" && trim(f[1]) == "factor";
+  return f.size() == 2 && trim_blanks(f[0]) == "region" && trim_blanks(f[1]) == "factor";
 }
 
 std::string RegionTimes::region_name(const CallSites& sites, uint32_t task) {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "core/units.hpp"
+#include "core/trim.hpp"
 
 namespace simfab {
 namespace {
@@ -17,14 +18,8 @@ std::string watts(double w) {
   return buf;
 }
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 bool parse_number(std::string_view s, double* out) {
-  const std::string text(trim(s));
+  const std::string text(trim_blanks(s));
   if (text.empty()) return false;
   char* end = nullptr;
   *out = std::strtod(text.c_str(), &end);
@@ -95,16 +90,16 @@ std::optional<std::vector<CState>> parse_cstates(std::string_view text, std::str
   size_t pos = 0;
   while (true) {
     const size_t comma = text.find(',', pos);
-    const std::string_view item = trim(text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
+    const std::string_view item = trim_blanks(text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
     const size_t c1 = item.find(':'), c2 = c1 == std::string_view::npos ? c1 : item.find(':', c1 + 1);
     if (c2 == std::string_view::npos || item.find(':', c2 + 1) != std::string_view::npos) {
       *error = "C-state '" + std::string(item) + "': expected name:watts:latency, e.g. C6:45:300us";
       return std::nullopt;
     }
     CState s;
-    s.name = std::string(trim(item.substr(0, c1)));
+    s.name = std::string(trim_blanks(item.substr(0, c1)));
     const auto w = parse_watts(item.substr(c1 + 1, c2 - c1 - 1));
-    const auto lat = units::parse_time(trim(item.substr(c2 + 1)));
+    const auto lat = units::parse_time(trim_blanks(item.substr(c2 + 1)));
     if (s.name.empty() || !w || !lat) {
       *error = "C-state '" + std::string(item) + "': expected name:watts:latency with a time unit, e.g. C6:45:300us";
       return std::nullopt;
@@ -122,7 +117,7 @@ std::optional<std::vector<PstatePower>> parse_watt_per_state(std::string_view te
   size_t pos = 0;
   while (true) {
     const size_t comma = text.find(',', pos);
-    const std::string_view item = trim(text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
+    const std::string_view item = trim_blanks(text.substr(pos, comma == std::string_view::npos ? text.npos : comma - pos));
     std::vector<double> v;
     size_t p = 0;
     while (true) {
@@ -157,7 +152,7 @@ std::optional<double> parse_watts(std::string_view text) {
 }
 
 std::optional<std::pair<double, double>> parse_wattage_range(std::string_view text, std::string* error) {
-  const std::string_view t = trim(text);
+  const std::string_view t = trim_blanks(text);
   const size_t colon = t.find(':');
   double idle = 0, busy = 0;
   if (colon == std::string_view::npos || t.find(':', colon + 1) != std::string_view::npos ||

@@ -3,19 +3,15 @@
 #include <algorithm>
 #include <charconv>
 
+#include "core/trim.hpp"
+
 namespace simfab {
 
 namespace {
 
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
-  return s;
-}
-
 // A decimal index in [0, kMaxRadicalIndex], digits only.
 bool parse_index(std::string_view s, int64_t& out) {
-  s = trim(s);
+  s = trim_blanks(s);
   if (s.empty() || s.front() < '0' || s.front() > '9') return false;
   auto [ptr, ec] = std::from_chars(s.data(), s.data() + s.size(), out);
   return ec == std::errc() && ptr == s.data() + s.size() && out <= kMaxRadicalIndex;
@@ -27,11 +23,11 @@ std::variant<Radical, std::string> parse_radical(std::string_view text, int64_t 
   const std::string expected =
       "; expected indices or ranges separated by commas, like \"0-15\" or \"0-3,8-11\"";
   Radical r;
-  if (trim(text).empty()) return "empty radical" + expected;
+  if (trim_blanks(text).empty()) return "empty radical" + expected;
   size_t begin = 0;
   while (begin <= text.size()) {
     size_t comma = std::min(text.find(',', begin), text.size());
-    std::string_view item = trim(text.substr(begin, comma - begin));
+    std::string_view item = trim_blanks(text.substr(begin, comma - begin));
     std::string quoted = "'" + std::string(item) + "'";
     if (item.empty()) return "empty item in radical '" + std::string(text) + "'" + expected;
     IndexRange range;

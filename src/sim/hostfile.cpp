@@ -5,16 +5,11 @@
 #include "core/mapped_file.hpp"
 #include "core/spelling.hpp"
 #include "core/text_locator.hpp"
+#include "core/trim.hpp"
 
 namespace simfab {
 
 namespace {
-
-std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\r')) s.remove_suffix(1);
-  return s;
-}
 
 std::string nearest_host(const Platform& platform, std::string_view name) {
   constexpr size_t kMaxCandidates = 100000;  // an error path: bound its cost on huge platforms
@@ -37,15 +32,15 @@ std::vector<HostId> read_hostfile(const std::string& path, const Platform& platf
   while (pos < text.size() && entries.size() < static_cast<size_t>(num_ranks)) {
     size_t end = text.find('\n', pos);
     if (end == std::string_view::npos) end = text.size();
-    const std::string_view line = trim(text.substr(pos, end - pos));
+    const std::string_view line = trim_blanks(text.substr(pos, end - pos));
     pos = end + 1;
     if (line.empty() || line.front() == '#') continue;
     const size_t at = static_cast<size_t>(line.data() - text.data());
     std::string_view name = line;
     int64_t count = 1;
     if (const size_t colon = line.rfind(':'); colon != std::string_view::npos) {
-      name = trim(line.substr(0, colon));
-      const std::string_view num = trim(line.substr(colon + 1));
+      name = trim_blanks(line.substr(0, colon));
+      const std::string_view num = trim_blanks(line.substr(colon + 1));
       auto [p, ec] = std::from_chars(num.data(), num.data() + num.size(), count);
       if (ec != std::errc() || p != num.data() + num.size() || count < 1 || count > kMaxCount)
         throw error_at(path, text, at + colon + 1,

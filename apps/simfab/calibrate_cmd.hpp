@@ -13,6 +13,10 @@
 //       measurements (src/calibrate/calibration_fit.hpp has the method), prints a summary and
 //       writes the platform (a cluster of N hosts, default 2, whose config: carries the fitted
 //       keys), the plot and the JSON, each only on success.
+//   simfab calibrate regions REFERENCE.csv MEASURED.csv [-o FACTORS.csv] [--quiet]
+//       Seed 001 §2.11's per-region factors: for each code region both runs' regions.csv (--stats)
+//       list, its mean time per execution in REFERENCE over MEASURED (mpi/region_times.hpp), as
+//       the `"region",factor` CSV that --cfg cpu/region-factors reads.
 // Bad input (options, a malformed CSV, a segment without enough measurements) exits 2.
 #pragma once
 

@@ -116,6 +116,8 @@ constexpr const char* kUsage =
     "  simfab calibrate fit SAMPLES.csv [-o PLATFORM.yaml] [--plot FIT.svg] [--json FIT.json] [--hosts N]\n"
     "             [--breakpoints auto|B1,B2,...]   fit a platform to MPI measurements\n"
     "  simfab calibrate program [-o FILE]   the MPI calibration program that measures them (C)\n"
+    "  simfab calibrate regions REFERENCE.csv MEASURED.csv [-o FACTORS.csv]\n"
+    "             per code region factors from two --stats regions.csv (--cfg cpu/region-factors=)\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input (or an MPI usage error in exec), 3 deadlock, 4 a rank of exec\n"
     "crashed, 1 internal error; exec: a rank's own non-zero exit status or MPI_Abort code\n";

@@ -36,7 +36,8 @@ class Reader {
   void get_array(std::vector<T>& v, uint64_t n, const char* what) {
     if (n > (text_.size() - pos_) / sizeof(T)) fail(std::string("the file ends inside ") + what);
     v.resize(n);
-    std::memcpy(v.data(), take(n * sizeof(T), what), n * sizeof(T));
+    const char* src = take(n * sizeof(T), what);
+    if (n > 0) std::memcpy(v.data(), src, n * sizeof(T));  // an empty vector's data() may be null
   }
   std::string_view bytes(uint64_t n, const char* what) { return {take(n, what), n}; }
   // n records of T, in place (not copied); their offset in the file goes to `offset`.

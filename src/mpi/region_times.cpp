@@ -114,7 +114,7 @@ uint64_t RegionTimes::charge(const CallSites& sites, uint32_t task, uint64_t giv
       const std::string name = region_name(sites, task);
       if (auto it = factors_.find(name); it != factors_.end()) {
         t.factor = it->second;
-        factor_used_[name] = true;
+        factor_used_.insert(name);
       }
     }
   }

@@ -28,6 +28,7 @@
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "mpi/call_sites.hpp"
@@ -78,7 +79,7 @@ class RegionTimes {
   };
   std::unordered_map<std::string, double> factors_;
   std::vector<std::string> factor_order_;  // file order, for unused_factors()
-  std::unordered_map<std::string, bool> factor_used_;
+  std::unordered_set<std::string> factor_used_;  // the factors a region matched
   std::vector<PerTask> tasks_;
 };
 

@@ -20,6 +20,9 @@ packages=(
   autoconf automake     # tests/autotools: a configure-based project built with simfab-cc
   netpipe-openmpi       # NPmpi, a real third-party MPI program: the hybrid tests run it
   hpcc                  # HPC Challenge (HPL and more), ditto
+  libotf2-trace-dev     # OTF2 archives: simfab run --otf2, convert --otf2, --otf2-out
+  otf2-tools            # otf2-print checks the archives simfab writes
+  python3-otf2          # the OTF2 tests write archives with an independent writer (Debian's python3)
   pajeng                # pj_dump checks the Paje traces simfab writes (--paje)
   chromium              # headless browser test of the HTML report (playwright-core drives it)
 )

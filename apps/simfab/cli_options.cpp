@@ -1,6 +1,7 @@
 #include "cli_options.hpp"
 
 #include "core/spelling.hpp"
+#include "core/units.hpp"
 
 namespace simfab {
 
@@ -54,10 +55,17 @@ void split_positionals(const std::vector<std::string>& args, std::span<const Cli
   }
 }
 
+double parse_speed_option(const std::string& value) {
+  const auto s = units::parse_speed(value);
+  if (!s || !(*s > 0)) throw usage_error("--speed expects a positive speed such as 2Gf or 2e9, got '" + value + "'");
+  return *s;
+}
+
 bool apply_input_option(std::string_view name, const std::string& value, SimulationInput& in, Config& cfg) {
   if (name == "--platform") in.platform_path = value;
   else if (name == "--goal") in.goal_path = value;
   else if (name == "--trace") in.trace_path = value;
+  else if (name == "--otf2") in.otf2_path = value;
   else if (name == "--hostfile") in.hostfile_path = value;
   else if (name == "--cfg") cfg.set_assignment(value, SourceLoc{"--cfg", 0, 0});
   else if (name == "--switch") in.switches.times.push_back(value);

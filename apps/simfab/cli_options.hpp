@@ -27,6 +27,8 @@ struct CliOption {
 
 // An InputError located at "command line", pointing at `simfab help`.
 InputError usage_error(const std::string& what, const std::string& text = {});
+// `--speed`'s value (2Gf, 2e9: the traced machine's flop/s per core), positive; else a usage error.
+double parse_speed_option(const std::string& value);
 
 // Calls on_option(name, value) per option (value empty for a flag). Throws usage_error for an
 // unknown option or a missing value.

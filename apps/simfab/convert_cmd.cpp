@@ -11,6 +11,7 @@
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/units.hpp"
+#include "otf2/otf2_reader.hpp"
 
 namespace simfab {
 
@@ -18,7 +19,7 @@ namespace {
 
 constexpr CliOption kOptions[] = {{"--ti"},           {"--goal"},          {"--speed"},
                                   {"--pinning"},      {"--salvage", false}, {"--quiet", false},
-                                  {"--reduce-flops"}, {"--comm-creation"}};
+                                  {"--reduce-flops"}, {"--comm-creation"}, {"--otf2"}};
 
 // `text` as a finite non-negative number; otherwise a usage error saying `expected`.
 double parse_non_negative(std::string_view text, const std::string& expected) {
@@ -34,18 +35,16 @@ double parse_non_negative(std::string_view text, const std::string& expected) {
 int cmd_convert(const std::vector<std::string>& args) {
   std::vector<std::string> inputs, options;
   split_positionals(args, kOptions, inputs, options);
-  std::string ti_path, goal_path;
+  std::string ti_path, goal_path, otf2_path;
   ConvertOptions conv;
-  bool speed_given = false, salvage = false, quiet = false;
+  bool speed_given = false, salvage = false, quiet = false, flops_given = false, creation_given = false;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (name == "--ti") {
       ti_path = value;
     } else if (name == "--goal") {
       goal_path = value;
     } else if (name == "--speed") {
-      const auto s = units::parse_speed(value);
-      if (!s || !(*s > 0)) throw usage_error("--speed expects a positive speed such as 2Gf or 2e9, got '" + value + "'");
-      conv.speed = *s;
+      conv.speed = parse_speed_option(value);
       speed_given = true;
     } else if (name == "--pinning") {
       const size_t comma = value.find(',');
@@ -56,22 +55,38 @@ int cmd_convert(const std::vector<std::string>& args) {
       conv.pin_b_us = parse_non_negative(std::string_view(value).substr(comma + 1), expected);
       conv.pinning = true;
     } else if (name == "--reduce-flops") {
+      flops_given = true;
       conv.reduce_flops = parse_non_negative(
           value, "--reduce-flops expects the flops per reduced element (a non-negative number), got '" + value + "'");
     } else if (name == "--comm-creation") {
       if (value != "measured" && value != "simulated")
         throw usage_error("--comm-creation expects measured or simulated, got '" + value + "'");
       conv.measured_creation = value == "measured";
+      creation_given = true;
+    } else if (name == "--otf2") {
+      otf2_path = value;
     } else if (name == "--salvage") {
       salvage = true;
     } else {
       quiet = true;
     }
   });
-  if (inputs.empty()) throw usage_error("give the capture traces to convert: a directory or the per-rank files");
+  if (inputs.empty() == otf2_path.empty())
+    throw usage_error(otf2_path.empty() ? "give the capture traces to convert: a directory or the per-rank files, or "
+                                          "--otf2 ARCHIVE.otf2"
+                                        : "give either capture traces or --otf2 ARCHIVE.otf2, not both");
   if (ti_path.empty() && goal_path.empty()) throw usage_error("give an output: --ti OUT.ti and/or --goal OUT.goal");
+  if (salvage && !otf2_path.empty()) throw usage_error("--salvage applies to capture traces, not to --otf2");
 
-  const CaptureRun run = CaptureRun::load(expand_capture_inputs(inputs, salvage), CaptureRun::Options{salvage});
+  std::string creator;
+  const CaptureRun run = otf2_path.empty()
+                             ? CaptureRun::load(expand_capture_inputs(inputs, salvage), CaptureRun::Options{salvage})
+                             : load_otf2_run(otf2_path, &creator);
+  if (!otf2_path.empty()) {
+    const ConvertOptions defaults = otf2_convert_defaults(creator);
+    if (!flops_given) conv.reduce_flops = defaults.reduce_flops;
+    if (!creation_given) conv.measured_creation = defaults.measured_creation;
+  }
   for (const std::string& w : run.warnings()) std::cerr << w << "\n";
   if (!speed_given) conv.speed = run.speed();
   if (!goal_path.empty())

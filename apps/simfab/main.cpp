@@ -241,7 +241,9 @@ int cmd_run(const std::vector<std::string>& args) {
   static constexpr CliOption kOptions[] = {
       {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
       {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
+      {"--otf2"},     {"--speed"},
       {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"},
+      {"--otf2-out"},
       {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}};
   OutputOptions out_opts;
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
@@ -249,14 +251,18 @@ int cmd_run(const std::vector<std::string>& args) {
     if (name == "--json") json_path = value;
     else if (name == "--reproducible") reproducible = true;
     else if (name == "--sweep") sweep = value;
+    else if (name == "--speed") in.otf2_speed = parse_speed_option(value);
     else quiet = true;
   });
-  if (in.goal_path.empty() == in.trace_path.empty())
-    throw usage_error("give exactly one application: --goal FILE or --trace FILE");
+  if (int(!in.goal_path.empty()) + int(!in.trace_path.empty()) + int(!in.otf2_path.empty()) != 1)
+    throw usage_error("give exactly one application: --goal FILE, --trace FILE or --otf2 ARCHIVE.otf2");
+  if (in.otf2_speed > 0 && in.otf2_path.empty())
+    throw usage_error("--speed scales the computation of an OTF2 trace (--otf2); a TI trace's computations are flops already");
   if (!sweep.empty()) {
     if (!out_opts.trace_out.empty() || !out_opts.paje.empty() || !out_opts.stats_dir.empty() || out_opts.filtered ||
+        !out_opts.otf2_out.empty() ||
         out_opts.progress != OutputOptions::Progress::kAuto || !out_opts.portals_log.empty())
-      throw usage_error("--sweep runs many simulations; --trace-out, --paje, --stats, --trace-ranks, "
+      throw usage_error("--sweep runs many simulations; --trace-out, --paje, --otf2-out, --stats, --trace-ranks, "
                         "--trace-window, --progress and --portals-log belong to a single run");
     return run_sweep(sweep, in, cfg, json_path, quiet);
   }

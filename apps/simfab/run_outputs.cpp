@@ -8,6 +8,7 @@
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/units.hpp"
+#include "otf2/otf2_writer.hpp"
 #include "report/paje_writer.hpp"
 #include "report/portals_log.hpp"
 #include "report/run_stats.hpp"
@@ -46,6 +47,8 @@ bool apply_output_option(std::string_view name, const std::string& value, Output
     o.paje = value;
   } else if (name == "--stats") {
     o.stats_dir = value;
+  } else if (name == "--otf2-out") {
+    o.otf2_out = value;
   } else if (name == "--portals-log") {
     o.portals_log = value;
   } else if (name == "--trace-ranks") {
@@ -108,6 +111,7 @@ struct RunOutputs::Impl {
   std::unique_ptr<RunStats> stats;
   std::unique_ptr<TraceEventWriter> trace;
   std::unique_ptr<PajeWriter> paje;
+  std::unique_ptr<Otf2Writer> otf2;
   std::unique_ptr<PortalsLog> portals_log;
   NicLogFanout nic_logs;
   RunRecorder recorder;
@@ -128,7 +132,7 @@ namespace {
 void check_distinct(const OutputOptions& o) {
   const std::pair<const char*, const std::string*> named[] = {
       {"--json", &o.json},         {"--trace-out", &o.trace_out},     {"--paje", &o.paje},
-      {"--stats", &o.stats_dir},   {"--portals-log", &o.portals_log}};
+      {"--stats", &o.stats_dir},   {"--portals-log", &o.portals_log}, {"--otf2-out", &o.otf2_out}};
   for (size_t i = 0; i < std::size(named); ++i)
     for (size_t j = i + 1; j < std::size(named); ++j) {
       if (named[i].second->empty() || named[j].second->empty()) continue;
@@ -180,6 +184,10 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, 
     m.paje = std::make_unique<PajeWriter>(m.paje_file->stream(), o.filter);
     m.recorder.add(m.paje.get());
   }
+  if (!o.otf2_out.empty()) {
+    m.otf2 = std::make_unique<Otf2Writer>(o.otf2_out);
+    m.recorder.add(m.otf2.get());
+  }
   if (!m.recorder.empty()) hooks.activity = &m.recorder;
   if (!o.portals_log.empty()) m.portals_log = std::make_unique<PortalsLog>(o.portals_log);
   m.nic_logs.add(m.portals_log.get());
@@ -199,6 +207,7 @@ void RunOutputs::finish(const RunResult& result) {
   for (AtomicFile* f : {m.json_file.get(), m.trace_file.get(), m.paje_file.get()})
     if (f) f->commit();
   if (m.portals_log) m.portals_log->commit();
+  if (m.otf2) m.otf2->commit();
   m.finished = true;
   if (m.made_stats_dir) unregister_pending_output(m.options.stats_dir);
 }

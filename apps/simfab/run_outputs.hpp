@@ -30,7 +30,7 @@ namespace simfab {
 
 struct OutputOptions {
   std::string json;  // --json (the result), written with the other outputs
-  std::string trace_out, paje, stats_dir, portals_log;
+  std::string trace_out, paje, stats_dir, portals_log, otf2_out;
   TraceFilter filter;
   bool filtered = false;  // --trace-ranks or --trace-window given
   enum class Progress : uint8_t { kAuto, kAlways, kNever } progress = Progress::kAuto;

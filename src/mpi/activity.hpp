@@ -48,6 +48,17 @@ struct CallInfo {
   uint64_t bytes = 0;               // bytes the call sends (or receives, for a receive)
   int32_t comm = 0;                 // communicator id (0 = MPI_COMM_WORLD)
   uint64_t flops = 0;               // compute actions: the flops it carries
+  // What an OTF2 record of the call needs (otf2/otf2_writer.hpp); TI replay fills them. Ranks are
+  // ranks in the call's communicator (-1: none, MPI_PROC_NULL, or any source).
+  int32_t local = -1;               // the rank's own rank in the communicator
+  int32_t size = 0;                 // the communicator's size
+  int32_t local_peer = -1;          // p2p peer, collective root, wait key's source
+  int32_t tag = 0;                  // p2p tag, wait key's tag
+  int32_t peer2 = -1;               // sendrecv's source, wait key's destination
+  int32_t tag2 = 0;                 // sendrecv's receive tag
+  uint64_t bytes2 = 0;              // sendrecv: bytes received; v-collectives: the rank's receive total
+  int32_t new_comm = -1;            // creations: the new communicator's id (-1: none for this rank)
+  int32_t color = 0, key = 0;       // comm_split's colour (-333: MPI_UNDEFINED) and key
 };
 
 enum class CpuUse : uint8_t { kCompute, kSendOverhead, kRecvOverhead };

@@ -38,6 +38,15 @@ void TiProgram::report_call(RankId r, SimTime t, const TiAction& a, const mpi::C
   c.cls = ti_call_class(a.kind);
   c.algorithm = algorithm;
   c.comm = a.comm;
+  c.local = comm.group().local_rank(r);
+  c.size = comm.size();
+  const auto local_or_none = [](RankId p) { return p >= 0 ? p : -1; };
+  const auto sum = [&](size_t from, size_t n) {
+    uint64_t total = 0;
+    for (size_t i = from; i < from + n && i < counts_.size(); ++i) total += counts_[i];
+    return total;
+  };
+  const auto n = static_cast<size_t>(comm.size());
   switch (c.cls) {
     case CallClass::kCompute:
       if (a.kind == TiKind::kCompute)  // saturated: a double beyond 2^64 does not convert
@@ -46,14 +55,49 @@ void TiProgram::report_call(RankId r, SimTime t, const TiAction& a, const mpi::C
     case CallClass::kP2p:
       c.peer = a.peer >= 0 ? to_world(comm, a.peer) : -1;
       c.bytes = a.bytes;
+      c.local_peer = local_or_none(a.peer);
+      c.tag = a.tag;
+      c.peer2 = local_or_none(a.peer2);
+      c.tag2 = a.tag2;
+      c.bytes2 = a.bytes2;
+      break;
+    case CallClass::kWait:
+      c.local_peer = a.peer;
+      c.peer2 = a.peer2;
+      c.tag = a.tag;
       break;
     case CallClass::kCollective:
       if (a.kind == TiKind::kBcast || a.kind == TiKind::kReduce || a.kind == TiKind::kGather ||
-          a.kind == TiKind::kGatherv || a.kind == TiKind::kScatter || a.kind == TiKind::kScatterv)
+          a.kind == TiKind::kGatherv || a.kind == TiKind::kScatter || a.kind == TiKind::kScatterv) {
         c.peer = to_world(comm, a.peer);
+        c.local_peer = a.peer;
+      }
       c.bytes = a.bytes;
+      c.bytes2 = a.bytes2;
+      switch (a.kind) {
+        case TiKind::kGatherv: c.bytes2 = c.local == a.peer ? sum(0, n) : 0; break;
+        case TiKind::kAllgatherv: c.bytes2 = sum(0, n); break;
+        case TiKind::kScatterv: c.bytes = c.local == a.peer ? sum(0, n) : 0; break;
+        case TiKind::kAlltoallv:
+          c.bytes = sum(0, n);
+          c.bytes2 = sum(n, n);
+          break;
+        case TiKind::kReducescatter:
+          c.bytes2 = static_cast<size_t>(c.local) < counts_.size() ? counts_[static_cast<size_t>(c.local)] : 0;
+          break;
+        case TiKind::kCommSplit:
+          c.color = a.peer;
+          c.key = a.tag;
+          c.new_comm = a.comm2;
+          break;
+        case TiKind::kCommDup:
+        case TiKind::kCommCreate: c.new_comm = a.comm2; break;
+        default: break;
+      }
       break;
-    default: break;
+    default:
+      if (a.kind == TiKind::kCommFree) c.new_comm = a.comm2;
+      break;
   }
   ex_->activity()->call(r, t, c);
 }

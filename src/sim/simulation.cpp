@@ -21,6 +21,7 @@
 #include "replay/ti_trace.hpp"
 #include "hybrid/hybrid_keys.hpp"
 #include "online/online_run.hpp"
+#include "otf2/otf2_trace.hpp"
 #include "sim/calibration_check.hpp"
 #include "sim/hostfile.hpp"
 
@@ -223,6 +224,8 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
   GoalSchedule goal;
   OpPool ti_ops;
   std::unique_ptr<TiTrace> trace;
+  std::unique_ptr<Otf2Trace> otf2;
+  TiTrace* ti = nullptr;  // trace's or otf2's
   int num_ranks = 0;
   if (!in.goal_path.empty()) {
     out.application = in.goal_path;
@@ -231,6 +234,17 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
     num_ranks = goal.num_ranks;
     ops = &goal.ops;
     if (in.platform_path.empty()) platform = Platform::ideal(num_ranks);
+  } else if (!in.otf2_path.empty()) {
+    out.application = in.otf2_path;
+    out.application_format = "otf2";
+    if (in.platform_path.empty())
+      throw InputError(SourceLoc{in.otf2_path, 0, 0},
+                       "an OTF2 trace needs --platform: simfab predicts its run on the hosts and network a "
+                       "platform describes");
+    otf2 = std::make_unique<Otf2Trace>(in.otf2_path, in.otf2_speed);
+    ti = &otf2->trace();
+    num_ranks = ti_num_ranks(*ti);
+    ops = &ti_ops;
   } else {
     out.application = in.trace_path;
     out.application_format = "ti";
@@ -239,6 +253,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
                        "a TI trace needs --platform: its compute amounts are flops, and host speeds "
                        "turn them into time");
     trace = open_ti_trace(in.trace_path);
+    ti = trace.get();
     num_ranks = ti_num_ranks(*trace);
     // A trace that names its MPI library replays with that library's collectives, and must
     // come from the setup a calibrated platform measured (issue 28).
@@ -249,7 +264,7 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
   }
   std::vector<HostId> rank_host = map_ranks(in, platform, num_ranks, out.application);
   if (goal.num_ranks > 0) program = std::make_unique<GoalProgram>(goal);
-  else program = make_ti_program(*trace, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg),
+  else program = make_ti_program(*ti, ti_ops, platform, rank_host, coll::CollChoice::from(cfg), energy::lb_options(cfg),
                                  coll::FirstCallCosts::from(cfg));
 
   execute_program(platform, rank_host, *program, *ops, engine, cfg, out, hooks, in.switches);

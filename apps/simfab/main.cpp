@@ -1,11 +1,11 @@
 // The `simfab` command. Exit status: 0 success, 2 bad input (nothing written), 3 deadlock
 // detected in the replayed application, 1 internal error.
 //
-//   simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE] [--cfg key=value]...
+//   simfab run [--platform FILE] (--goal FILE | --trace FILE | --otf2 FILE [--speed S]) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
 //   simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]
 //               [--reproducible] [--quiet] PROGRAM [ARGS...]
-//   simfab convert DIR|FILE... [--ti FILE] [--goal FILE] [--speed S] [--pinning A,B] [--salvage] [--quiet]
+//   simfab convert (DIR|FILE... | --otf2 FILE) [--ti FILE] [--goal FILE] [--speed S] [--pinning A,B] [--salvage] [--quiet]
 //   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
 //   simfab goal --compile FILE.goal -o FILE.sgb [--quiet]
 //   simfab platform describe FILE [--json] | routes FILE --from A --to B [--salt N] [--json]
@@ -44,10 +44,14 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  simfab run [--platform FILE] (--goal FILE | --trace FILE) [--hostfile FILE]\n"
+    "  simfab run [--platform FILE] (--goal FILE | --trace FILE | --otf2 FILE) [--hostfile FILE]\n"
     "             [--cfg key=value]... [--json FILE] [--reproducible] [--quiet] [--sweep SPEC]\n"
-    "      Predict the run of an application (a GOAL schedule or a SimGrid time-independent\n"
-    "      trace) on a platform (YAML). A GOAL schedule may run without --platform (ideal hosts).\n"
+    "      Predict the run of an application (a GOAL schedule, a SimGrid time-independent\n"
+    "      trace, or an OTF2 archive of a real run: Score-P's traces.otf2) on a platform (YAML).\n"
+    "      A GOAL schedule may run without --platform (ideal hosts).\n"
+    "      --speed S         with --otf2: the traced machine's flop/s per core; the time between\n"
+    "                        MPI calls becomes computation the platform's hosts run at their\n"
+    "                        speed (default: fixed time)\n"
     "      --hostfile FILE   the host of each rank: one host name (or host:count) per line, as\n"
     "                        smpirun takes it; default: rank r on the platform's host r\n"
     "      --cfg key=value   set a model parameter (simfab config --list shows them all);\n"
@@ -65,6 +69,8 @@ constexpr const char* kUsage =
     "      --trace-out FILE  a timeline in Chrome/Perfetto trace-event JSON (open it in\n"
     "                        ui.perfetto.dev, or turn it into HTML with simfab report)\n"
     "      --paje FILE       a timeline in Paje (ViTE, pajeng)\n"
+    "      --otf2-out DIR    the predicted run as an OTF2 archive DIR/traces.otf2 (Vampir,\n"
+    "                        otf2-print; simfab run --otf2 reads it back)\n"
     "      --trace-ranks A-B --trace-window T0:T1   what the timelines keep (e.g. 0-15, 1ms:2ms)\n"
     "      --stats DIR       CSV statistics: per-rank time breakdown, communication matrix,\n"
     "                        message sizes, collectives, links, NICs, energy\n"
@@ -98,10 +104,11 @@ constexpr const char* kUsage =
     "      Compile a GOAL schedule into simfab's binary form: `simfab run --goal FILE.sgb` reads it\n"
     "      without parsing the text (several times faster for large schedules).\n"
     "      -o, --output FILE  the GOAL file (written only on success)\n"
-    "  simfab convert DIR|FILE... [--ti OUT.ti] [--goal OUT.goal] [--speed 2Gf]\n"
+    "  simfab convert (DIR|FILE... | --otf2 FILE.otf2) [--ti OUT.ti] [--goal OUT.goal] [--speed 2Gf]\n"
     "                 [--pinning A_us,B_us_per_byte] [--salvage] [--quiet]\n"
-    "      Convert the per-rank traces of a real MPI run (simfab's capture library or liballprof)\n"
-    "      into a time-independent trace (a list OUT.ti and OUT.ti_files/) and/or a GOAL schedule.\n"
+    "      Convert the per-rank traces of a real MPI run (simfab's capture library or liballprof),\n"
+    "      or an OTF2 archive (--otf2: Score-P's, or simfab's --otf2-out), into a time-independent\n"
+    "      trace (a list OUT.ti and OUT.ti_files/) and/or a GOAL schedule.\n"
     "  simfab platform describe FILE [--json]\n"
     "      Hosts, switches, links, diameter, average hop count, bisection bandwidth and a\n"
     "      sample route of a platform.\n"

@@ -59,6 +59,8 @@ struct CallInfo {
   uint64_t bytes2 = 0;              // sendrecv: bytes received; v-collectives: the rank's receive total
   int32_t new_comm = -1;            // creations: the new communicator's id (-1: none for this rank)
   int32_t color = 0, key = 0;       // comm_split's colour (-333: MPI_UNDEFINED) and key
+  bool refines = false;             // a second report of the rank's current call (same name, same
+                                    // instant) adding details (online mode's algorithm): no new call
 };
 
 enum class CpuUse : uint8_t { kCompute, kSendOverhead, kRecvOverhead };

@@ -104,6 +104,7 @@ void OnlineProgram::report_algorithm(const char* call, const char* algorithm) {
   info.name = call + 4;
   info.cls = cls;
   info.algorithm = algorithm;
+  info.refines = true;
   ex_->activity()->call(current_, rank().now, info);  // already on the kernel stack
 }
 

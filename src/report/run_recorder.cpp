@@ -14,9 +14,10 @@ void RunRecorder::start_run(const RunInfo& info) {
 
 void RunRecorder::call(RankId r, SimTime t, const CallInfo& info) {
   Open& s = open_[static_cast<size_t>(r)];
-  // The same call reported again at the same instant refines it (online mode adds a collective's
-  // algorithm once it is chosen): no zero-length interval is emitted for the first report.
-  const bool refines = s.open && s.begin == t && std::strcmp(s.info.name, info.name) == 0;
+  // A refinement of the open call (online mode adds a collective's algorithm once it is chosen):
+  // no zero-length interval is emitted for the first report. Other calls at the same instant are
+  // calls of their own (TI replay posts several irecvs in zero time).
+  const bool refines = info.refines && s.open && s.begin == t && std::strcmp(s.info.name, info.name) == 0;
   if (s.open && !refines)
     for (RunObserver* o : observers_) o->call_interval(r, s.begin, max(s.begin, t), s.info);
   s = Open{t, info, true};

@@ -1,7 +1,7 @@
 // RunRecorder: the ActivitySink a run is given when the user asks for timelines or statistics.
 // It closes each rank's calls (a call ends where the rank's next one begins, the last one at the
-// rank's finish time; the same call reported twice at one instant counts once, with the second
-// report's details) and hands closed intervals, CPU use and messages to its observers, in the
+// rank's finish time; a report flagged CallInfo::refines at the open call's instant replaces its
+// details instead of opening a new call) and hands closed intervals, CPU use and messages to its observers, in the
 // order they were added. Memory: one open call per rank (48 B); no event is buffered.
 #pragma once
 

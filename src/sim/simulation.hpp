@@ -47,13 +47,13 @@ struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
   std::string goal_path;      // exactly one of goal_path / trace_path / otf2_path / program
   std::string trace_path;
-  std::string otf2_path;      // an OTF2 archive's anchor file (otf2/otf2_trace.hpp)
-  double otf2_speed = 0;      // flop/s of the traced core: its gaps become flops; 0: sleeps
   std::string hostfile_path;  // empty: round-robin mapping
   std::vector<std::string> program;  // online mode (simfab exec): the program and its arguments
   int num_ranks = 0;                 // online mode: -np
   SwitchOptions switches;             // --switch, --pcontrol (sim/model_switch.hpp)
   bool tag_output = false;            // online mode: --tag-output (online/output_tagger.hpp)
+  std::string otf2_path;      // an OTF2 archive's anchor file (otf2/otf2_trace.hpp)
+  double otf2_speed = 0;      // flop/s of the traced core: its gaps become flops; 0: sleeps
 };
 
 struct RunResult {

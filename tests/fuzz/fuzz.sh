@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of simfab's parsers with clang's libFuzzer (+ ASan/UBSan).
-#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      targets: goal ti platform capture calibrate
+#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      targets: goal ti platform capture calibrate otf2
 # Seeds come from tests/fuzz/corpus/<target>; the growing corpus lives in tests/fuzz/work/
 # (ignored by git). A crash, leak or timeout is written to tests/fuzz/regressions/<target>/, where
 # `make test` replays it forever after: fix the bug, keep the input.
@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-120}
 shift || true
-targets=${*:-goal ti platform capture calibrate}
+targets=${*:-goal ti platform capture calibrate otf2}
 build=$root/build-fuzz
 mkdir -p "$build/obj" "$root/tests/fuzz/work"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -I"$root/src"
@@ -33,7 +33,7 @@ rm -f "$build/libsimfab_fuzz.a"
 ar rcs "$build/libsimfab_fuzz.a" "${objs[@]}"
 status=0
 for t in $targets; do
-  clang++ "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$t.cpp" "$build/libsimfab_fuzz.a" -lyaml-cpp -lexpat \
+  clang++ "${flags[@]}" -fsanitize=fuzzer "$root/tests/fuzz/fuzz_$t.cpp" "$build/libsimfab_fuzz.a" -lyaml-cpp -lexpat -lotf2 \
       -o "$build/fuzz_$t"
   mkdir -p "$root/tests/fuzz/work/$t" "$root/tests/fuzz/regressions/$t"
   echo "== fuzzing $t for ${secs}s"

@@ -11,6 +11,7 @@
 #include "cli_options.hpp"
 #include "core/atomic_file.hpp"
 #include "core/units.hpp"
+#include "otf2/otf2_capture_writer.hpp"
 #include "otf2/otf2_reader.hpp"
 
 namespace simfab {
@@ -19,7 +20,7 @@ namespace {
 
 constexpr CliOption kOptions[] = {{"--ti"},           {"--goal"},          {"--speed"},
                                   {"--pinning"},      {"--salvage", false}, {"--quiet", false},
-                                  {"--reduce-flops"}, {"--comm-creation"}, {"--otf2"}};
+                                  {"--reduce-flops"}, {"--comm-creation"}, {"--otf2"}, {"--otf2-out"}};
 
 // `text` as a finite non-negative number; otherwise a usage error saying `expected`.
 double parse_non_negative(std::string_view text, const std::string& expected) {
@@ -35,7 +36,7 @@ double parse_non_negative(std::string_view text, const std::string& expected) {
 int cmd_convert(const std::vector<std::string>& args) {
   std::vector<std::string> inputs, options;
   split_positionals(args, kOptions, inputs, options);
-  std::string ti_path, goal_path, otf2_path;
+  std::string ti_path, goal_path, otf2_path, otf2_out;
   ConvertOptions conv;
   bool speed_given = false, salvage = false, quiet = false, flops_given = false, creation_given = false;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
@@ -65,6 +66,8 @@ int cmd_convert(const std::vector<std::string>& args) {
       creation_given = true;
     } else if (name == "--otf2") {
       otf2_path = value;
+    } else if (name == "--otf2-out") {
+      otf2_out = value;
     } else if (name == "--salvage") {
       salvage = true;
     } else {
@@ -75,7 +78,8 @@ int cmd_convert(const std::vector<std::string>& args) {
     throw usage_error(otf2_path.empty() ? "give the capture traces to convert: a directory or the per-rank files, or "
                                           "--otf2 ARCHIVE.otf2"
                                         : "give either capture traces or --otf2 ARCHIVE.otf2, not both");
-  if (ti_path.empty() && goal_path.empty()) throw usage_error("give an output: --ti OUT.ti and/or --goal OUT.goal");
+  if (ti_path.empty() && goal_path.empty() && otf2_out.empty())
+    throw usage_error("give an output: --ti OUT.ti, --goal OUT.goal and/or --otf2-out DIR");
   if (salvage && !otf2_path.empty()) throw usage_error("--salvage applies to capture traces, not to --otf2");
 
   std::string creator;
@@ -89,6 +93,7 @@ int cmd_convert(const std::vector<std::string>& args) {
   }
   for (const std::string& w : run.warnings()) std::cerr << w << "\n";
   if (!speed_given) conv.speed = run.speed();
+  if (!otf2_out.empty()) write_capture_otf2(run, otf2_out);  // first: the one that can fail midway
   if (!goal_path.empty())
     write_file_atomically(goal_path, "the GOAL output file",
                           [&](std::ostream& out) { write_capture_goal(run, conv, out); });
@@ -99,6 +104,7 @@ int cmd_convert(const std::vector<std::string>& args) {
     std::cout << "simfab: converted " << run.num_ranks() << " ranks (" << records << " records)";
     if (!ti_path.empty()) std::cout << "; wrote " << ti_path << " (+ " << ti_path << "_files/)";
     if (!goal_path.empty()) std::cout << "; wrote " << goal_path;
+    if (!otf2_out.empty()) std::cout << "; wrote " << otf2_out << "/traces.otf2";
     std::cout << "\n";
   }
   return 0;

@@ -132,6 +132,12 @@ Otf2Archive::Otf2Archive(const std::string& anchor) : path_(anchor) {
       defs_.creator = creator;
       free(creator);
     }
+    char* library = nullptr;
+    if (OTF2_Reader_GetProperty(reader_, kOtf2LibraryProperty, &library) == OTF2_SUCCESS && library) {
+      defs_.library = library;
+      free(library);
+    }
+    last_error().clear();  // a missing property is no error
     read_definitions();
   } catch (...) {
     OTF2_Reader_Close(reader_);

@@ -16,6 +16,8 @@
 //                   i (Score-P's definition); COMM_GROUP: a communicator's members as world ranks
 //                   (indices into COMM_LOCATIONS), in communicator rank order; COMM_SELF
 //   Comm            a communicator: its group and parent
+// and the archive's creator, and the property SIMFAB::MPI_LIBRARY (kOtf2LibraryProperty) that
+// `simfab convert --otf2-out` sets from a capture's `# library:` header.
 // RANKS: world rank i is member i of the MPI COMM_LOCATIONS group. An archive without one (a
 // writer that records no MPI paradigm groups) gives one rank per process location group, in the
 // order of their references, each at its first location. Threads other than a rank's MPI location
@@ -38,6 +40,8 @@
 
 namespace simfab {
 
+inline constexpr const char* kOtf2LibraryProperty = "SIMFAB::MPI_LIBRARY";
+
 struct Otf2Region {
   std::string name;
   bool mpi = false;
@@ -58,6 +62,7 @@ struct Otf2Defs {
   std::vector<uint64_t> rank_location;  // the location of each world rank
   std::vector<std::string> rank_host;   // its system-tree node's name ("" when none)
   std::string creator;  // the archive's creator ("simfab 0.1.0", "Score-P 8.1", ...)
+  std::string library;  // the property SIMFAB::MPI_LIBRARY: the MPI library of a converted capture
   uint64_t world = OTF2_UNDEFINED_COMM;
   uint64_t self = OTF2_UNDEFINED_COMM;
   // Picoseconds since the start of the run of tick t (0 before the offset).

@@ -69,6 +69,7 @@ Otf2RankReader::Otf2RankReader(const Otf2Defs& defs, const std::string& anchor, 
   out_.header.has_self = defs.self != OTF2_UNDEFINED_COMM;
   out_.header.ps_per_unit = 1;
   out_.header.hostname = defs.rank_host[static_cast<size_t>(rank)];
+  out_.header.library = defs.library;
 }
 
 void Otf2RankReader::fail(uint64_t pos, const std::string& what) const {

@@ -164,7 +164,7 @@ CaptureRun load_otf2_run(const std::string& anchor, std::string* creator) {
 ConvertOptions otf2_convert_defaults(const std::string& creator) {
   ConvertOptions o;
   o.reduce_flops = 0.125;
-  o.measured_creation = creator.rfind("simfab", 0) != 0;
+  o.measured_creation = creator != kOtf2PredictionCreator;
   return o;
 }
 

@@ -70,10 +70,14 @@ std::vector<RankCapture> read_otf2_ranks(const std::string& anchor, std::string*
 // read_otf2_ranks + CaptureRun::align.
 CaptureRun load_otf2_run(const std::string& anchor, std::string* creator = nullptr);
 
+// The creator simfab names in the archives of its predictions (`run --otf2-out`); archives of
+// measured runs (`convert --otf2-out`) name "simfab <version> convert".
+inline constexpr const char* kOtf2PredictionCreator = "simfab " SIMFAB_VERSION " prediction";
+
 // How `simfab run --otf2` and `simfab convert --otf2` turn an archive into TI by default:
 // reductions charge one flop per 8 bytes (OTF2 records no datatype: one operation per double), and
 // communicator creations cost their measured time (capture_convert.hpp) -- except in archives
-// simfab wrote (creator "simfab ..."), whose call durations are predictions, not measurements: the
+// of simfab's predictions (kOtf2PredictionCreator), whose call durations are predictions, not measurements: the
 // creation is then modelled only, so a prediction read back predicts the same run.
 ConvertOptions otf2_convert_defaults(const std::string& creator);
 

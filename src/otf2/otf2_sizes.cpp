@@ -99,6 +99,30 @@ void fill_v(std::vector<RankCapture>& ranks, const std::vector<int32_t>& world,
 
 }  // namespace
 
+std::pair<uint64_t, uint64_t> scorep_totals(OTF2_CollectiveOp op, int32_t size, int32_t local, int32_t root_rank,
+                                            uint64_t b, uint64_t b2) {
+  const auto n = static_cast<uint64_t>(size > 1 ? size : 1);
+  const auto me = static_cast<uint64_t>(local > 0 ? local : 0);
+  const bool root = local == root_rank;
+  switch (op) {
+    case OTF2_COLLECTIVE_OP_BCAST: return root ? std::pair{n * b, b} : std::pair{uint64_t{0}, b};
+    case OTF2_COLLECTIVE_OP_REDUCE: return {b, root ? n * b : 0};
+    case OTF2_COLLECTIVE_OP_GATHER: return {b, root ? n * b2 : 0};
+    case OTF2_COLLECTIVE_OP_SCATTER: return {root ? n * b : 0, b2};
+    case OTF2_COLLECTIVE_OP_ALLREDUCE: return {n * b, n * b};
+    case OTF2_COLLECTIVE_OP_ALLGATHER:
+    case OTF2_COLLECTIVE_OP_ALLTOALL: return {n * b, n * b2};
+    case OTF2_COLLECTIVE_OP_ALLGATHERV: return {n * b, b2};
+    case OTF2_COLLECTIVE_OP_GATHERV:
+    case OTF2_COLLECTIVE_OP_SCATTERV:
+    case OTF2_COLLECTIVE_OP_ALLTOALLV: return {b, b2};
+    case OTF2_COLLECTIVE_OP_REDUCE_SCATTER: return {b, n * b2};
+    case OTF2_COLLECTIVE_OP_SCAN: return {(n - me) * b, (me + 1) * b};
+    case OTF2_COLLECTIVE_OP_EXSCAN: return {(n - me - 1) * b, me * b};
+    default: return {0, 0};
+  }
+}
+
 uint64_t block_of(uint64_t total, uint64_t n) {
   if (n == 0) return total;
   if (total % n == 0 || n == 1) return total / n;

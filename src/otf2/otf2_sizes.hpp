@@ -14,11 +14,23 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <utility>
 #include <vector>
+
+#include <otf2/otf2.h>
 
 #include "capture/capture_reader.hpp"
 
 namespace simfab {
+
+// Score-P's totals (sent, received) of a collective on `n` ranks as rank `me` with root `root`
+// (-1: none), the inverse of the decoding: `b` and `b2` as TI replay reports them (CallInfo):
+// the block (bcast, reduce, allreduce, scan, exscan; gather's and scatter's sent; alltoall's and
+// allgather's per peer), b2 the second amount (gather's block received per peer, scatter's and
+// alltoall's/allgather's received), and for the v-collectives the rank's send and receive totals
+// (reduce_scatter: the sum and the rank's own count).
+std::pair<uint64_t, uint64_t> scorep_totals(OTF2_CollectiveOp op, int32_t n, int32_t me, int32_t root, uint64_t b,
+                                            uint64_t b2);
 
 // The block of a total counted as `n` blocks, or n - 1 (MPI_IN_PLACE) when n does not divide it.
 uint64_t block_of(uint64_t total, uint64_t n);

@@ -19,4 +19,13 @@ Otf2Trace::Otf2Trace(const std::string& anchor, double speed) : run_(load_otf2_r
   });
 }
 
+TiOrigin Otf2Trace::origin(const std::string& anchor) const {
+  TiOrigin o;
+  o.library = run_.num_ranks() > 0 ? run_.rank(0).header.library : std::string();
+  o.library_at = SourceLoc{anchor, 0, 0};
+  o.nodes = creator_ == kOtf2PredictionCreator ? 0 : run_.node_count();  // a prediction's hosts are simulated
+  o.nodes_at = o.library_at;
+  return o;
+}
+
 }  // namespace simfab

@@ -22,6 +22,9 @@ class Otf2Trace {
   Otf2Trace(const std::string& anchor, double speed);
   TiTrace& trace() { return *trace_; }
   const CaptureRun& run() const { return run_; }
+  // Where the run comes from, as a TI trace's header says it: the MPI library (a converted
+  // capture's SIMFAB::MPI_LIBRARY property) and the number of nodes (distinct host names).
+  TiOrigin origin(const std::string& anchor) const;
 
  private:
   std::string creator_;

@@ -207,7 +207,8 @@
 //                   outside that span: a trace whose ranks come in blocks (`cat rank*.txt`) costs
 //                   O(lines) in all, a finely interleaved one (SimGrid's one-file output) up to
 //                   O(P x lines). Private traces (a list) never skip.
-//   private traces  up to kKeepAllMapped files are each mapped once, on first use; with more,
+//   private traces  up to kKeepAllMapped files (16,384: a mapping each, well under Linux's default
+//                   vm.max_map_count of 65,530; no descriptor stays open) are each mapped once, on first use; with more,
 //                   at most kCacheSlots are mapped at a time; the least recently used one is
 //                   unmapped (use stamps come from a counter, so eviction is deterministic).
 // Memory: 16 B per rank (shared trace) or 12 B per file plus its path (list); nothing per line.
@@ -250,8 +251,8 @@ struct TiLine {
 class TiTrace {
  public:
   static constexpr int kMaxRanks = 1 << 22;            // largest rank count accepted (4,194,304)
-  static constexpr size_t kKeepAllMapped = 1000;       // up to this many files stay mapped
-  static constexpr size_t kCacheSlots = 64;            // files mapped at a time beyond that
+  static constexpr size_t kKeepAllMapped = 16384;      // up to this many files stay mapped (fds are closed)
+  static constexpr size_t kCacheSlots = 4096;          // files mapped at a time beyond that
 
   // Opens a trace or a list (see above). Throws InputError.
   static std::unique_ptr<TiTrace> open(const std::string& path);

@@ -244,6 +244,9 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
     otf2 = std::make_unique<Otf2Trace>(in.otf2_path, in.otf2_speed);
     ti = &otf2->trace();
     num_ranks = ti_num_ranks(*ti);
+    const TiOrigin origin = otf2->origin(in.otf2_path);
+    check_trace_matches_calibration(cfg, origin);
+    coll::select_library_collectives(cfg, origin.library, origin.library_at);
     ops = &ti_ops;
   } else {
     out.application = in.trace_path;

@@ -69,6 +69,69 @@ def ti_lines(out_dir, r):
     return open(os.path.join(out_dir, "out.ti_files", f"rank-{r}.ti")).read().split("\n")
 
 
+# What an OTF2 archive of a capture keeps (convert --otf2-out, read back with convert --otf2): per
+# rank the same sequence of MPI calls with the same peers, tags, bytes and communicators. Not kept
+# (OTF2 has no record for them): probes, whose measured time joins the computation around them;
+# counts are bytes of BYTE; every communicator constructor but dup comes back as comm_split, its
+# colour the parent rank of the new rank 0 and its key the new rank (the same communicators);
+# reductions charge one flop per 8 bytes, so flops and computation amounts are not compared.
+DT_SIZE = {"6": 1, "3": 2, "1": 4, "0": 8, "14": 16, "27": 32, "2": 1, "5": 4, "4": 8}
+P2P = {"send", "isend", "recv", "irecv", "ssend", "issend", "bsend", "ibsend", "rsend", "irsend"}
+
+
+def canonical(lines):
+    out = []
+    for l in lines:
+        t = l.split()
+        if not t or l.startswith("#") or t[1] in ("sleep", "compute", "probe"):
+            continue
+        comm = [x for x in t if x.startswith("comm=")]
+        a = [x for x in t[2:] if not x.startswith("comm=")]
+        if t[1] in P2P:
+            out.append((t[1], a[0], a[1], int(float(a[2])) * DT_SIZE[a[3] if len(a) > 3 else "6"], *comm))
+        elif t[1] == "sendrecv":
+            out.append((t[1], a[0], a[1], int(a[2]) * DT_SIZE[a[6]], a[3], a[4], int(a[5]) * DT_SIZE[a[7]], *comm))
+        elif t[1] in ("comm_split", "comm_create"):
+            out.append(("creation", a[2] if t[1] == "comm_split" else a[0], *comm))
+        elif t[1] in ("init", "finalize", "wait", "waitall", "location", "comm_free", "comm_dup"):
+            out.append(tuple(t[1:]))
+        else:
+            out.append((t[1], *comm))
+    # the call site of a dropped probe: a location line with no call before the next one
+    return [x for i, x in enumerate(out) if not (x[0] == "location" and i + 1 < len(out) and out[i + 1][0] == "location")]
+
+
+def otf2_same_run(name, inputs, d, extra=(), same_messages=True):
+    """Capture -> TI directly, and capture -> OTF2 -> TI: the same calls, and replays that move the
+    same messages (with same_messages; a run with probes and comm_create moves other messages)."""
+    a, b, arch = os.path.join(d, "direct"), os.path.join(d, "via-otf2"), os.path.join(d, "archive")
+    os.makedirs(a, exist_ok=True)
+    os.makedirs(b, exist_ok=True)
+    code, _, se = run(["convert"] + list(inputs) + ["--ti", os.path.join(a, "out.ti"), "--otf2-out", arch, "--quiet"]
+                      + list(extra))
+    check(name + ": convert --otf2-out", code == 0 and os.path.isfile(os.path.join(arch, "traces.otf2")), "exit 0",
+          se.strip())
+    code, _, se = run(["convert", "--otf2", os.path.join(arch, "traces.otf2"), "--ti", os.path.join(b, "out.ti"),
+                       "--quiet"] + list(extra))
+    check(name + ": convert --otf2", code == 0, "exit 0", se.strip())
+    if code != 0:
+        return
+    n = len([f for f in os.listdir(os.path.join(a, "out.ti_files"))])
+    for r in range(n):
+        x, y = canonical(ti_lines(a, r)), canonical(ti_lines(b, r))
+        check(f"{name}: rank {r} makes the same calls through OTF2", x == y, x, y)
+    lib_a, lib_b = ti_lines(a, 0)[0], ti_lines(b, 0)[0]
+    check(name + ": the archive keeps the MPI library", lib_a == lib_b, lib_a, lib_b)
+    ta = replay(name + " direct", ["--trace", os.path.join(a, "out.ti")])
+    tb = replay(name + " via OTF2", ["--trace", os.path.join(b, "out.ti")])
+    if ta and tb:
+        same = [(k, ta[k], tb[k]) for k in ("messages", "bytes", "unmatched_messages")]
+        check(name + ": both replays move the same messages" if same_messages else name + ": both replay, all matched",
+              all(x == y for _, x, y in same) if same_messages else ta["unmatched_messages"] == tb["unmatched_messages"] == 0,
+              "equal", same)
+    return ta, tb
+
+
 # ---- 1. Appendix C -> Appendix D --------------------------------------------------------------
 with tempfile.TemporaryDirectory() as d:
     convert("appendix C", [APPC], d)
@@ -176,6 +239,8 @@ with tempfile.TemporaryDirectory() as d:
     if t and g:
         check("ring4 TI - GOAL = the probe's 100 ns", t["makespan_ps"] - g["makespan_ps"] == 100000,
               100000, t["makespan_ps"] - g["makespan_ps"])
+with tempfile.TemporaryDirectory() as d:
+    otf2_same_run("ring4 through OTF2", [RING], d)
 
 # ---- 4. closed form -------------------------------------------------------------------------------
 # Rank 0 computes a = 5 us, sends s = 1000 B, computes 7 us; rank 1 computes 2 us, receives,
@@ -402,6 +467,10 @@ if shutil.which("mpirun") and shutil.which("mpicc") and os.path.exists(LIB):
                 same = [(k, t[k], g[k]) for k in ("messages", "bytes", "unmatched_messages")]
                 check("real capture: TI and GOAL move the same messages", all(a == b for _, a, b in same)
                       and t["unmatched_messages"] == 0, "equal messages and bytes, none unmatched", same)
+            # The same real run as an OTF2 archive (opens in Vampir) converts to the same calls.
+            via = os.path.join(d, "otf2")
+            os.mkdir(via)
+            otf2_same_run("real capture through OTF2", [os.path.join(d, "cap")], via, ["--speed", "10Gf"], False)
 else:
     print("note: no mpirun/mpicc or no " + LIB + ": the real-capture section is skipped")
 

@@ -2,12 +2,9 @@
 // viewers people use for measured runs (Vampir, otf2-print, Score-P's tools) show the prediction;
 // `simfab run --otf2 DIR/traces.otf2` reads it back (otf2_reader.hpp).
 //
-// ARCHIVE: DIR/traces.otf2 (anchor), DIR/traces.def, DIR/traces/<rank>.evt|.def. One process
-// (location group) per rank on its host's system-tree node, one location per rank (its id = the
-// rank); timer resolution 10^12 ticks/s, so ticks are simfab's picoseconds; Score-P's MPI
-// definitions: the COMM_LOCATIONS group of the ranks, MPI_COMM_WORLD (comm 0), MPI_COMM_SELF
-// (comm 1), every communicator the run created (comm 2, 3, ...: COMM_GROUP of world ranks, its
-// parent, CREATE_DESTROY_EVENTS).
+// ARCHIVE: otf2_archive_writer.hpp's layout (a location per rank, picosecond ticks, Score-P's MPI
+// definitions); communicators: MPI_COMM_WORLD (comm 0), MPI_COMM_SELF (comm 1), every communicator
+// the run created (comm 2, 3, ...). Its creator is kOtf2PredictionCreator (otf2_reader.hpp).
 //
 // EVENTS per call the front-end reports (TI replay; report/run_observer.hpp): Enter at its start,
 // its MPI records, Leave at its end, in the region MPI_<Name> (MPI_Send, MPI_Allreduce, ...).
@@ -24,8 +21,7 @@
 //   comm_split / comm_dup   a CREATE_HANDLE collective on the parent with CommCreate of the new
 //                           communicator (none for MPI_UNDEFINED); comm_free: CommDestroy
 // NOT WRITTEN (the reader would not get them back exactly; documented gaps): receives from
-// MPI_ANY_SOURCE (no peer known when the call is reported: MpiRecv names MPI_PROC_NULL's absence,
-// i.e. no record is written), the completions of waitany/waitsome/test* (their requests stay
+// MPI_ANY_SOURCE (no peer is known when the call is reported: no record is written), the completions of waitany/waitsome/test* (their requests stay
 // open until a later waitall or finalize), non-blocking collectives, comm_create, and per-peer
 // sizes of alltoallv (OTF2 keeps totals only).
 // MEMBERS of a created communicator: ranks calling their k-th creation on the same parent with the
@@ -33,15 +29,12 @@
 // order); resolved when the archive closes (OTF2 definitions are written last).
 //
 // Output is written under DIR.partial and moved into DIR by commit(); an unfinished run leaves no
-// archive (the destructor removes DIR.partial). Memory: one event chunk (256 KiB) per rank plus the
-// open requests; events are flushed to disk as chunks fill. Deterministic: the same run writes the
-// same bytes, the anchor file's trace id aside (OTF2 derives it from the archive path).
+// archive. Memory: one event chunk (256 KiB) per rank plus the open requests. Deterministic: the
+// same run writes the same definitions and events (the anchor file holds OTF2's trace id).
 #pragma once
 
-#include <map>
 #include <memory>
 #include <string>
-#include <tuple>
 #include <vector>
 
 #include "report/run_observer.hpp"

@@ -234,33 +234,29 @@ RunResult run_simulation(const SimulationInput& in, Config& cfg, const RunHooks&
     num_ranks = goal.num_ranks;
     ops = &goal.ops;
     if (in.platform_path.empty()) platform = Platform::ideal(num_ranks);
-  } else if (!in.otf2_path.empty()) {
-    out.application = in.otf2_path;
-    out.application_format = "otf2";
-    if (in.platform_path.empty())
-      throw InputError(SourceLoc{in.otf2_path, 0, 0},
-                       "an OTF2 trace needs --platform: simfab predicts its run on the hosts and network a "
-                       "platform describes");
-    otf2 = std::make_unique<Otf2Trace>(in.otf2_path, in.otf2_speed);
-    ti = &otf2->trace();
-    num_ranks = ti_num_ranks(*ti);
-    const TiOrigin origin = otf2->origin(in.otf2_path);
-    check_trace_matches_calibration(cfg, origin);
-    coll::select_library_collectives(cfg, origin.library, origin.library_at);
-    ops = &ti_ops;
   } else {
-    out.application = in.trace_path;
-    out.application_format = "ti";
+    const bool is_otf2 = !in.otf2_path.empty();
+    out.application = is_otf2 ? in.otf2_path : in.trace_path;
+    out.application_format = is_otf2 ? "otf2" : "ti";
     if (in.platform_path.empty())
-      throw InputError(SourceLoc{in.trace_path, 0, 0},
-                       "a TI trace needs --platform: its compute amounts are flops, and host speeds "
-                       "turn them into time");
-    trace = open_ti_trace(in.trace_path);
-    ti = trace.get();
-    num_ranks = ti_num_ranks(*trace);
+      throw InputError(SourceLoc{out.application, 0, 0},
+                       is_otf2 ? "an OTF2 trace needs --platform: simfab predicts its run on the hosts and network a "
+                                 "platform describes"
+                               : "a TI trace needs --platform: its compute amounts are flops, and host speeds "
+                                 "turn them into time");
+    TiOrigin origin;
+    if (is_otf2) {
+      otf2 = std::make_unique<Otf2Trace>(in.otf2_path, in.otf2_speed);
+      ti = &otf2->trace();
+      origin = otf2->origin(in.otf2_path);
+    } else {
+      trace = open_ti_trace(in.trace_path);
+      ti = trace.get();
+      origin = ti_origin(*trace);
+    }
+    num_ranks = ti_num_ranks(*ti);
     // A trace that names its MPI library replays with that library's collectives, and must
     // come from the setup a calibrated platform measured (issue 28).
-    const TiOrigin origin = ti_origin(*trace);
     check_trace_matches_calibration(cfg, origin);
     coll::select_library_collectives(cfg, origin.library, origin.library_at);
     ops = &ti_ops;

@@ -91,10 +91,12 @@ def write_ti(path, ranks):
 
 
 # ---- 1. ping-pong, closed form ----------------------------------------------------------------------
-def pingpong(d):
+def pingpong(d, extra=lambda a: None):
+    """Rank 0 sends 1000 B to rank 1; `extra(a)` writes more events after both MPI_Inits."""
     a = Archive(d, 2)
     W = a.world
     begin(a, 2)
+    extra(a)
     a.call(0, "MPI_Send", 6000, 7000, lambda w, t: w.mpi_send(t, 1, W, 0, 1000))
     a.call(1, "MPI_Recv", 3000, 7000, lambda w, t: w.mpi_recv(7000, 0, W, 0, 1000))
     a.call(0, "MPI_Finalize", 14000, 14500)
@@ -227,30 +229,21 @@ with tempfile.TemporaryDirectory() as d:
 
 
 # ---- 4. threads folded onto the rank's MPI location -------------------------------------------------
-with tempfile.TemporaryDirectory() as d:
-    a = Archive(os.path.join(d, "thr"), 2)
-    W = a.world
-    workers = []
-    for r in range(2):
-        loc = a.trace.definitions.location("OpenMP thread 1", group=a.locations[r].group)
-        workers.append(a.trace.event_writer_from_location(loc))
+def worker_threads(a):
+    """A second location per rank running an OpenMP-like region while the rank computes."""
     par = a.trace.definitions.region("!$omp parallel", paradigm=otf2.Paradigm.OPENMP)
-    begin(a, 2)
     for r in range(2):
+        worker = a.trace.event_writer_from_location(
+            a.trace.definitions.location("OpenMP thread 1", group=a.locations[r].group))
         a.enter(r, 1100, "!$omp parallel")
         a.leave(r, 2900, "!$omp parallel")
-        workers[r].enter(1100, par)
-        workers[r].leave(2900, par)
-    a.call(0, "MPI_Send", 6000, 7000, lambda w, t: w.mpi_send(t, 1, W, 0, 1000))
-    a.call(1, "MPI_Recv", 3000, 7000, lambda w, t: w.mpi_recv(7000, 0, W, 0, 1000))
-    a.call(0, "MPI_Finalize", 14000, 14500)
-    a.call(1, "MPI_Finalize", 18000, 18500)
-    for r in range(2):
-        a.leave(r, 19000, "main")
-    a.close()
-    with tempfile.TemporaryDirectory() as d2:
-        ref = finishes(replay("threads reference", ["--otf2", pingpong(os.path.join(d2, "pp"))], LOGGOPS))
-    got = finishes(replay("threads", ["--otf2", os.path.join(d, "thr", "traces.otf2")], LOGGOPS))
+        worker.enter(1100, par)
+        worker.leave(2900, par)
+
+
+with tempfile.TemporaryDirectory() as d:
+    ref = finishes(replay("threads reference", ["--otf2", pingpong(os.path.join(d, "pp"))], LOGGOPS))
+    got = finishes(replay("threads", ["--otf2", pingpong(os.path.join(d, "thr"), worker_threads)], LOGGOPS))
     check("threads: a worker thread per rank changes nothing", got == ref and got is not None, ref, got)
 
 

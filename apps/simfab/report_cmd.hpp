@@ -1,7 +1,8 @@
 // `simfab report`: the HTML report of one run, or the comparison of two (report/html_report.hpp).
 //
 //   simfab report RUN.json [RUN2.json] -o REPORT.html [--title TEXT] [--max-slices N]
-// RUN.json is what `simfab run ... --trace-out RUN.json` wrote. The page is self-contained (the
+// RUN.json is what `simfab run ... --trace-out RUN.json` wrote, or an OTF2 archive's anchor file
+// (a measured run, otf2/otf2_measured.hpp). The page is self-contained (the
 // chart library, styles and data are inlined) and opens in a browser without network access.
 // With two runs it compares the second against the first. --max-slices (default 200000) caps the
 // Gantt chart's slices per run: the longest are drawn and the page says how many were left out.

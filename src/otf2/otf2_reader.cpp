@@ -100,10 +100,11 @@ OTF2_EvtReaderCallbacks* event_callbacks() {
 }  // namespace
 
 bool is_otf2_anchor(const std::string& path) {
+  // libotf2's anchor files start with a length byte, the byte order ('B' or 'L') and "OTF2".
   std::ifstream in(path, std::ios::binary);
-  char head[16] = {};
+  char head[8] = {};
   in.read(head, sizeof head);
-  return in.gcount() >= 6 && std::memcmp(head, "OTF2", 4) == 0;
+  return in.gcount() == sizeof head && (head[1] == 'B' || head[1] == 'L') && std::memcmp(head + 2, "OTF2", 4) == 0;
 }
 
 std::vector<RankCapture> read_otf2_ranks(const std::string& anchor, std::string* creator) {

@@ -62,6 +62,11 @@ void walk_rank(const CaptureRun& run, RankId r, const ConvertOptions& options,
   const uint32_t kept = run.kept(r);
   PinnedIntervals pins;
   int64_t last_ret = kCapNoTime;
+  uint64_t last_count = RankCapture::kNoCounter;
+  const auto counter = [&](uint32_t i, bool ret) {
+    if (i >= rc.counters.size()) return RankCapture::kNoCounter;
+    return ret ? rc.counters[i].second : rc.counters[i].first;
+  };
   for (uint32_t i = 0; i < kept; ++i) {
     const CapRecord& rec = rc.records[i];
     CapVisit v;
@@ -71,13 +76,18 @@ void walk_rank(const CaptureRun& run, RankId r, const ConvertOptions& options,
       case CapStep::kSkip: continue;
       case CapStep::kInit:
         last_ret = rec.ret;
+        last_count = counter(i, true);
         break;
       case CapStep::kMarker: break;
       case CapStep::kOp:
       case CapStep::kFinalize:
         v.gap_ps = run.ps_between(r, last_ret, rec.call);
+        if (const uint64_t c = counter(i, false);
+            c != RankCapture::kNoCounter && last_count != RankCapture::kNoCounter && c >= last_count)
+          v.gap_flops = static_cast<double>(c - last_count);
         if (v.step == CapStep::kOp) {
           last_ret = rec.ret;
+          last_count = counter(i, true);
           if (options.pinning) {
             const uint64_t n = new_bytes(run, r, i, pins);
             if (n > 0)

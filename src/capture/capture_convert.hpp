@@ -4,6 +4,8 @@
 // GAPS. The time between two MPI calls is the application's computation: for each record whose
 // step is kOp (capture_run.hpp), gap = its call time - the return time of the previous kOp record
 // (MPI_Init's return for the first); MPI_Finalize's gap runs from the last kOp's return to its call.
+// When the trace counts floating-point operations (RankCapture::counters), the gap also carries
+// the counter's difference between those two points (its flops), which the TI writer prefers.
 // Skipped records (MPI_Comm_rank, MPI_Iprobe, ...) and markers (MPI_Comm_free) do not end a gap:
 // their time is part of it, as Schedgen counts them. MPI call durations are not in the output
 // (seed 004 §2.5: only application compute is).
@@ -57,6 +59,7 @@ struct CapVisit {
   CapStep step = CapStep::kSkip;
   int64_t gap_ps = -1;     // kOp, kFinalize: the gap before it; -1: none (markers, salvage end)
   int64_t pin_ps = 0;      // kOp: the pinning charge before it, 0 for none
+  double gap_flops = -1;   // kOp, kFinalize: the flops a counter measured in the gap; -1: none
 };
 
 // Calls visit() for rank r's kInit, every kOp and kMarker record, and kFinalize (the record, or an

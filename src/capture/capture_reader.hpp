@@ -35,6 +35,7 @@
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "capture/capture_record.hpp"
@@ -70,6 +71,10 @@ struct RankCapture {
   std::vector<uint64_t> counts;    // pool of `counts` lists (CapRecord::s_counts / r_counts)
   std::vector<CapDone> done;       // pool of done entries
   std::vector<std::string> sites;  // call sites (`@` lines), in first-seen order
+  // A floating-point operation counter at each record's call and return (OTF2 archives with
+  // PAPI_FP_OPS-like metrics; kNoCounter: not recorded there); empty when the trace has none.
+  static constexpr uint64_t kNoCounter = UINT64_MAX;
+  std::vector<std::pair<uint64_t, uint64_t>> counters;
   // Salvage: the first problem (line, message); damage_line 0 = none.
   uint32_t damage_line = 0;
   std::string damage;

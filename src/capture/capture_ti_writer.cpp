@@ -67,7 +67,7 @@ class RankWriter {
     line_ += '\n';
     out_ << line_;
   }
-  void gap(int64_t ps);
+  void gap(int64_t ps, double flops);
   void sleep(int64_t ps);
   // SimGrid's `location <site> 0` before the computation that ends at record i, when its call site
   // differs from the last one written (the per-task governors' tasks; replay/ti_trace.hpp).
@@ -110,10 +110,11 @@ void RankWriter::sleep(int64_t ps) {
   end(0);
 }
 
-void RankWriter::gap(int64_t ps) {
-  if (ps <= 0) return;
-  if (options_.speed <= 0) return sleep(ps);
-  const double flops = static_cast<double>(ps) * 1e-12 * options_.speed;
+void RankWriter::gap(int64_t ps, double counted) {
+  if (counted < 0 && ps <= 0) return;
+  if (counted < 0 && options_.speed <= 0) return sleep(ps);
+  if (counted == 0) return;
+  const double flops = counted >= 0 ? counted : static_cast<double>(ps) * 1e-12 * options_.speed;
   char buf[32];
   const auto res = std::to_chars(buf, buf + sizeof buf, flops);
   begin("compute");
@@ -359,7 +360,7 @@ void RankWriter::write() {
         break;
       case CapStep::kOp:
         location(v.index);
-        gap(v.gap_ps);
+        gap(v.gap_ps, v.gap_flops);
         if (v.pin_ps > 0) sleep(v.pin_ps);
         if (options_.measured_creation && cap_class(rc_.records[v.index].func) == CapClass::kCreation) {
           const int64_t cost = creation_cost_ps(run_, r_, v.index);
@@ -369,7 +370,7 @@ void RankWriter::write() {
         break;
       case CapStep::kFinalize:
         location(v.index);
-        gap(v.gap_ps);
+        gap(v.gap_ps, v.gap_flops);
         begin("finalize");
         end(0);
         break;

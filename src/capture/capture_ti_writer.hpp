@@ -8,8 +8,9 @@
 // size: 1 BYTE (6), 2 SHORT (3), 4 INT (1), 8 DOUBLE (0), 16 LONG_DOUBLE (14), 32 (27); other sizes
 // are written as bytes of BYTE):
 //   init                                 MPI_Init
-//   compute <flops> | sleep <seconds>    a computation gap > 0 (capture_convert.hpp): flops = gap x
-//                                        speed when a speed is known, else seconds, exact to the ps
+//   compute <flops> | sleep <seconds>    a computation gap > 0 (capture_convert.hpp): the flops a
+//                                        counter measured (OTF2 PAPI_FP_OPS), else gap x speed when
+//                                        a speed is known, else seconds, exact to the ps
 //   sleep <seconds>                      a pinning charge (--pinning)
 //   send/bsend/ssend <peer> <tag> <count> <dt>      MPI_Send, Rsend (as SMPI: send), Bsend, Ssend
 //   isend/ibsend/issend ...              their non-blocking forms (Irsend: isend)

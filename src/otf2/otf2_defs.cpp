@@ -44,6 +44,8 @@ struct RawDefs {
     uint64_t name = 0, group = 0, parent = 0;
   };
   std::map<uint64_t, Comm> comms;
+  std::unordered_map<uint64_t, std::string> members;             // metric member -> name (its string)
+  std::unordered_map<uint64_t, std::vector<uint64_t>> classes;   // metric class -> members
   struct Region {
     uint64_t name = 0;
     OTF2_Paradigm paradigm = OTF2_PARADIGM_UNKNOWN;
@@ -94,6 +96,24 @@ OTF2_CallbackCode on_comm(void* u, OTF2_CommRef self, OTF2_StringRef name, OTF2_
                           OTF2_CommFlag) {
   static_cast<RawDefs*>(u)->comms[self] = RawDefs::Comm{name, group, parent};
   return OTF2_CALLBACK_SUCCESS;
+}
+
+OTF2_CallbackCode on_metric_member(void* u, OTF2_MetricMemberRef self, OTF2_StringRef name, OTF2_StringRef,
+                                   OTF2_MetricType, OTF2_MetricMode mode, OTF2_Type, OTF2_Base, int64_t, OTF2_StringRef) {
+  auto* d = static_cast<RawDefs*>(u);
+  // Only counters that accumulate from a start value give the flops of an interval by difference.
+  if ((mode & OTF2_METRIC_VALUE_MASK) == OTF2_METRIC_VALUE_ACCUMULATED)
+    d->members[self] = d->strings.count(name) ? d->strings[name] : std::string();
+  return OTF2_CALLBACK_SUCCESS;
+}
+OTF2_CallbackCode on_metric_class(void* u, OTF2_MetricRef self, uint8_t n, const OTF2_MetricMemberRef* members,
+                                  OTF2_MetricOccurrence, OTF2_RecorderKind) {
+  static_cast<RawDefs*>(u)->classes[self] = std::vector<uint64_t>(members, members + n);
+  return OTF2_CALLBACK_SUCCESS;
+}
+
+bool is_flop_counter(const std::string& name) {
+  return name == "PAPI_FP_OPS" || name == "PAPI_DP_OPS" || name == "PAPI_SP_OPS";
 }
 
 bool starts_with_mpi(const std::string& name) {
@@ -168,6 +188,8 @@ void Otf2Archive::read_definitions() {
   OTF2_GlobalDefReaderCallbacks_SetLocationCallback(cbs, on_location);
   OTF2_GlobalDefReaderCallbacks_SetGroupCallback(cbs, on_group);
   OTF2_GlobalDefReaderCallbacks_SetCommCallback(cbs, on_comm);
+  OTF2_GlobalDefReaderCallbacks_SetMetricMemberCallback(cbs, on_metric_member);
+  OTF2_GlobalDefReaderCallbacks_SetMetricClassCallback(cbs, on_metric_class);
   OTF2_ErrorCode status = OTF2_Reader_RegisterGlobalDefCallbacks(reader_, gdr, cbs, &raw);
   OTF2_GlobalDefReaderCallbacks_Delete(cbs);
   check(status, "cannot read the global definitions");
@@ -191,6 +213,15 @@ void Otf2Archive::read_definitions() {
     region.mpi = r.paradigm == OTF2_PARADIGM_MPI || starts_with_mpi(region.name);
     defs_.regions.emplace(ref, std::move(region));
   }
+
+  for (const auto& [ref, members] : raw.classes)
+    for (size_t i = 0; i < members.size() && i < 256; ++i) {
+      auto m = raw.members.find(members[i]);
+      if (m != raw.members.end() && is_flop_counter(m->second)) {
+        defs_.flop_metrics.emplace(ref, static_cast<uint8_t>(i));
+        break;
+      }
+    }
 
   // Ranks: the MPI COMM_LOCATIONS group, else one per process.
   const RawDefs::Group* ranks = nullptr;

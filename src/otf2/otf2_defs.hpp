@@ -16,6 +16,8 @@
 //                   i (Score-P's definition); COMM_GROUP: a communicator's members as world ranks
 //                   (indices into COMM_LOCATIONS), in communicator rank order; COMM_SELF
 //   Comm            a communicator: its group and parent
+//   MetricMember, MetricClass   a PAPI floating-point operation counter (PAPI_FP_OPS, PAPI_DP_OPS,
+//                   PAPI_SP_OPS) recorded with the events: the flops between MPI calls
 // and the archive's creator, and the property SIMFAB::MPI_LIBRARY (kOtf2LibraryProperty) that
 // `simfab convert --otf2-out` sets from a capture's `# library:` header.
 // RANKS: world rank i is member i of the MPI COMM_LOCATIONS group. An archive without one (a
@@ -59,6 +61,9 @@ struct Otf2Defs {
   uint64_t offset = 0;
   std::unordered_map<uint64_t, Otf2Region> regions;
   std::unordered_map<uint64_t, Otf2Comm> comms;
+  // Metric classes with a floating-point operation counter (PAPI_FP_OPS, PAPI_DP_OPS or
+  // PAPI_SP_OPS, accumulated): class ref -> that member's index in the class's values.
+  std::unordered_map<uint64_t, uint8_t> flop_metrics;
   std::vector<uint64_t> rank_location;  // the location of each world rank
   std::vector<std::string> rank_host;   // its system-tree node's name ("" when none)
   std::string creator;  // the archive's creator ("simfab 0.1.0", "Score-P 8.1", ...)

@@ -131,6 +131,8 @@ void Otf2RankReader::enter(uint64_t pos, uint64_t t, uint64_t region) {
     c.name = it->second.name;
     c.pos = pos;
     c.enter = last_ps_;
+    c.enter_tick = t;
+    if (count_tick_ == t) c.count_enter = count_;  // the counter's event came just before the Enter
     for (auto o = stack_.rbegin(); o != stack_.rend(); ++o)
       if (!o->mpi) {
         const std::string& site = defs_.regions.at(o->region).name;
@@ -154,7 +156,20 @@ void Otf2RankReader::leave(uint64_t pos, uint64_t t, uint64_t region) {
                   "', but " + open);
   }
   stack_.pop_back();
-  if (call_ && stack_.size() == call_depth_) close_call(last_ps_);
+  if (call_ && stack_.size() == call_depth_) {
+    leave_tick_ = t;
+    count_leave_ = count_tick_ == t ? count_ : RankCapture::kNoCounter;
+    close_call(last_ps_);
+  }
+}
+
+void Otf2RankReader::flop_counter(uint64_t pos, uint64_t t, uint64_t value) {
+  tick(pos, t);
+  count_ = value;
+  count_tick_ = t;
+  // Score-P writes a call's metrics at the Enter's and the Leave's time, before or after them.
+  if (call_ && call_->enter_tick == t && call_->count_enter == RankCapture::kNoCounter) call_->count_enter = value;
+  if (!call_ && leave_tick_ == t && !out_.counters.empty()) out_.counters.back().second = value;
 }
 
 void Otf2RankReader::send(uint64_t pos, uint64_t t, uint32_t peer, uint64_t comm, uint32_t tag, uint64_t bytes, bool isend,
@@ -273,6 +288,7 @@ void Otf2RankReader::emit(CapRecord rec) {
     first.line = rec.line;
     first.call = first.ret = first_ps_;
     out_.records.push_back(first);
+    if (!defs_.flop_metrics.empty()) out_.counters.emplace_back(RankCapture::kNoCounter, RankCapture::kNoCounter);
   } else if (!out_.records.empty() && init) {
     fail(rec.line, std::string(cap_func_name(rec.func)) + " after other MPI calls");
   }
@@ -280,6 +296,7 @@ void Otf2RankReader::emit(CapRecord rec) {
   rec.has_comm = cls != CapClass::kInit && cls != CapClass::kFinalize && cls != CapClass::kCompletion;
   finalized_ = rec.func == CapFunc::kFinalize;
   out_.records.push_back(rec);
+  if (!defs_.flop_metrics.empty()) out_.counters.emplace_back(RankCapture::kNoCounter, RankCapture::kNoCounter);
 }
 
 void Otf2RankReader::close_call(int64_t leave) {
@@ -354,6 +371,8 @@ void Otf2RankReader::close_call(int64_t leave) {
     rec.site = c.site;
     emit(rec);
     if (rec.func == CapFunc::kIrecv) irecvs_[rec.req] = static_cast<uint32_t>(out_.records.size() - 1);
+    if (!out_.counters.empty())
+      out_.counters.back() = {c.count_enter, k + 1 == recs.size() ? count_leave_ : c.count_enter};
   }
 }
 
@@ -366,6 +385,7 @@ void Otf2RankReader::finish() {
     rec.line = out_.records.empty() ? 0 : out_.records.back().line;
     rec.call = rec.ret = last_ps_;
     emit(rec);
+    if (!out_.counters.empty()) out_.counters.back() = {count_, count_};  // the counter's last value
   }
 }
 

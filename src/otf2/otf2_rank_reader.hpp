@@ -37,6 +37,9 @@ class Otf2RankReader {
                   uint64_t received);
   void comm_create(uint64_t pos, uint64_t t, uint64_t comm);
   void comm_destroy(uint64_t pos, uint64_t t, uint64_t comm);
+  const Otf2Defs& defs() const { return defs_; }
+  // A metric event: `value` of a floating-point operation counter (Otf2Defs::flop_metrics).
+  void flop_counter(uint64_t pos, uint64_t t, uint64_t value);
   [[noreturn]] void fail(uint64_t pos, const std::string& what) const;
   // After the last event.
   void finish();
@@ -53,6 +56,8 @@ class Otf2RankReader {
     CapRecord coll;
     bool created = false;          // a CommCreate
     CapComm newcomm;
+    uint64_t enter_tick = 0;
+    uint64_t count_enter = RankCapture::kNoCounter;  // the flop counter at the Enter
   };
   struct Open {
     uint64_t region = 0;
@@ -79,6 +84,9 @@ class Otf2RankReader {
   bool finalized_ = false;
   std::unordered_map<uint64_t, uint32_t> irecvs_;  // request -> its MPI_Irecv record, until completed
   std::unordered_map<std::string, uint32_t> site_ids_;
+  // The last flop counter value and its tick; the counter at the last Leave of an MPI call.
+  uint64_t count_ = RankCapture::kNoCounter, count_tick_ = 0;
+  uint64_t leave_tick_ = UINT64_MAX, count_leave_ = RankCapture::kNoCounter;
 };
 
 }  // namespace simfab

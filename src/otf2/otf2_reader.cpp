@@ -88,6 +88,20 @@ OTF2_EvtReaderCallbacks* event_callbacks() {
       cbs, [](OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* u, OTF2_AttributeList*, OTF2_CommRef comm) {
         return guard(u, [&](Otf2RankReader& r) { r.comm_destroy(pos, t, comm); });
       });
+  OTF2_EvtReaderCallbacks_SetMetricCallback(
+      cbs, [](OTF2_LocationRef, OTF2_TimeStamp t, uint64_t pos, void* u, OTF2_AttributeList*, OTF2_MetricRef metric,
+              uint8_t n, const OTF2_Type* types, const OTF2_MetricValue* values) {
+        return guard(u, [&](Otf2RankReader& r) {
+          const auto it = r.defs().flop_metrics.find(metric);
+          if (it == r.defs().flop_metrics.end() || it->second >= n) return;
+          const OTF2_MetricValue v = values[it->second];
+          const OTF2_Type type = types[it->second];
+          const uint64_t count = type == OTF2_TYPE_UINT64 ? v.unsigned_int
+                                 : type == OTF2_TYPE_INT64 ? static_cast<uint64_t>(v.signed_int < 0 ? 0 : v.signed_int)
+                                 : v.floating_point > 0 ? static_cast<uint64_t>(v.floating_point) : 0;
+          r.flop_counter(pos, t, count);
+        });
+      });
   OTF2_EvtReaderCallbacks_SetNonBlockingCollectiveRequestCallback(
       cbs, [](OTF2_LocationRef, OTF2_TimeStamp, uint64_t pos, void* u, OTF2_AttributeList*, uint64_t) {
         return guard(u, [&](Otf2RankReader& r) {

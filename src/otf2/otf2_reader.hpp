@@ -27,7 +27,9 @@
 // completions last. A rank whose first MPI call is not MPI_Init gets one at its first event, and
 // one MPI_Finalize at its last event when it has none.
 // Computation = the time between MPI calls (capture_convert.hpp's gaps), as sleeps unless a
-// --speed turns it into flops. The name of the innermost non-MPI region around a call is its call
+// --speed turns it into flops; where the archive records a PAPI floating-point counter
+// (Otf2Defs::flop_metrics) at the calls' Enter and Leave, the counter's difference over the gap is
+// its flops (RankCapture::counters). The name of the innermost non-MPI region around a call is its call
 // site (the TI `location` line; code regions of seed 001 §2.11 are pairs of them).
 //
 // SIZES. OTF2 records one send total and one receive total per collective and rank. simfab reads

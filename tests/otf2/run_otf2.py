@@ -4,7 +4,8 @@
 
 usage: /usr/bin/python3 run_otf2.py SIMFAB SOURCE_DIR [--quick]
 (Debian's own python3: the archives are written by python3-otf2, an independent OTF2 writer.)
-  1. ping-pong: the closed form of tests/capture/run_convert.py section 4 under LogGOPS
+  1. ping-pong: the closed form of tests/capture/run_convert.py section 4 under LogGOPS; a PAPI_FP_OPS
+     counter's flops as the computation between calls
   2. non-blocking requests (isend, irecv completed by its wait, a failed test, a cancelled irecv,
      waitall, sendrecv): the exact TI, and replay equal to that TI's
   3. a communicator split, a rooted bcast on it, gatherv, alltoallv, allreduce, scan, an in-place
@@ -128,6 +129,62 @@ with tempfile.TemporaryDirectory() as d:
     got = finishes(res)
     check("pingpong --speed 2Gf on 10 Gf hosts", got is not None and got[0][0] == (a + 7_000_000) // 5 + o,
           (a + 7_000_000) // 5 + o, got)
+
+
+# ---- 1b. computation counted by a PAPI counter -------------------------------------------------------
+# Score-P records PAPI counters as metric events at each Enter and Leave (rank 0's before them,
+# rank 1's after: both orders occur); the flops between two MPI calls become the TI's compute.
+def counted(d):
+    a = Archive(d, 2)
+    W = a.world
+    defs = a.trace.definitions
+    cyc = defs.metric_member("PAPI_TOT_CYC", "cycles", otf2.MetricType.PAPI, otf2.MetricMode.ACCUMULATED_START,
+                             value_type=otf2.Type.UINT64)
+    fp = defs.metric_member("PAPI_FP_OPS", "flops", otf2.MetricType.PAPI, otf2.MetricMode.ACCUMULATED_START,
+                            value_type=otf2.Type.UINT64)
+    mc = defs.metric_class([cyc, fp])
+    counts = {0: [(1000, 0), (6000, 3_000_000), (7000, 3_000_010), (14000, 8_000_010), (14500, 8_000_010)],
+              1: [(1000, 100), (3000, 1_000_100), (7000, 1_000_100), (18000, 3_000_100), (18500, 3_000_100)]}
+    steps = {0: [("MPI_Init", 0, 1000, None), ("MPI_Send", 6000, 7000, lambda w, t: w.mpi_send(t, 1, W, 0, 1000)),
+                 ("MPI_Finalize", 14000, 14500, None)],
+             1: [("MPI_Init", 0, 1000, None), ("MPI_Recv", 3000, 7000, lambda w, t: w.mpi_recv(t, 0, W, 0, 1000)),
+                 ("MPI_Finalize", 18000, 18500, None)]}
+    for r in range(2):
+        w, value = a.writers[r], dict(counts[r])
+        metric = lambda t: w.metric(t, mc, [7 * t, value[t]]) if t in value else None  # noqa: E731
+        a.enter(r, 0, "main")
+        for name, t0, t1, event in steps[r]:
+            if r == 0:
+                metric(t0)
+            a.enter(r, t0, name)
+            if r == 1:
+                metric(t0)
+            if event:
+                event(w, t1 if name == "MPI_Recv" else t0)
+            if r == 0:
+                metric(t1)
+            a.leave(r, t1, name)
+            if r == 1:
+                metric(t1)
+        a.leave(r, 19000, "main")
+    a.close()
+    return os.path.join(d, "traces.otf2")
+
+
+with tempfile.TemporaryDirectory() as d:
+    anchor = counted(os.path.join(d, "fp"))
+    ti = os.path.join(d, "fp.ti")
+    convert("PAPI_FP_OPS", anchor, ti)
+    want = {0: ["0 init", "0 location main 0", "0 compute 3e+06", "0 send 1 0 1000 6", "0 compute 5e+06", "0 finalize"],
+            1: ["1 init", "1 location main 0", "1 compute 1e+06", "1 recv 0 0 1000 6", "1 compute 2e+06", "1 finalize"]}
+    for r in range(2):
+        check(f"PAPI_FP_OPS: rank {r}'s computations are the counted flops", ti_rank(ti, r) == want[r], want[r],
+              ti_rank(ti, r))
+    # On cluster16's 10 Gf hosts: rank 0 computes 300 us, sends (o = 1.5 ns under these LogGOPS
+    # parameters), computes 500 us.
+    got = finishes(replay("PAPI_FP_OPS", ["--otf2", anchor], LOGGOPS))
+    check("PAPI_FP_OPS: rank 0 finishes at 300 us + o + 500 us", got is not None and got[0][0] == 800_000_000 + 1500,
+          800_001_500, got)
 
 
 # ---- 2. non-blocking requests -----------------------------------------------------------------------

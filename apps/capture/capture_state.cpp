@@ -3,7 +3,9 @@
 #include "capture_state.hpp"
 
 #include <dlfcn.h>
+#include <spawn.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -12,6 +14,9 @@
 #include <cstdlib>
 #include <cstdint>
 #include <cstring>
+#include <vector>
+
+extern char** environ;
 
 namespace simfab::capture {
 namespace {
@@ -21,6 +26,8 @@ constexpr int kSelfId = 2;
 constexpr int kAbortCode = 2;
 constexpr const char* kDirVar = "SIMFAB_CAPTURE_DIR";
 constexpr const char* kSpeedVar = "SIMFAB_CAPTURE_SPEED";
+constexpr const char* kFormatVar = "SIMFAB_CAPTURE_FORMAT";
+constexpr const char* kSimfabVar = "SIMFAB_CAPTURE_SIMFAB";
 constexpr const char* kDefaultDir = "simfab-capture";
 
 std::string errno_text(int err) { return std::strerror(err); }
@@ -77,6 +84,13 @@ std::string CaptureState::configure() {
     char text[32];
     std::snprintf(text, sizeof text, "%.17g", flops);
     speed_ = text;
+  }
+
+  const char* format = std::getenv(kFormatVar);
+  if (format != nullptr && *format != '\0') {
+    if (std::strcmp(format, "otf2") == 0) otf2_ = true;
+    else if (std::strcmp(format, "text") != 0)
+      return std::string(kFormatVar) + "='" + format + "' is not a format: expected text (the default) or otf2";
   }
 
   const char* dir = std::getenv(kDirVar);
@@ -189,6 +203,52 @@ void CaptureState::finish(std::int64_t call_ns) {
   if (std::rename(part_path_.c_str(), final_path_.c_str()) != 0) {
     fail("cannot rename '" + part_path_ + "' to '" + final_path_ + "': " + errno_text(errno));
   }
+}
+
+void CaptureState::write_otf2() {
+  PMPI_Barrier(MPI_COMM_WORLD);  // every rank's file is complete and renamed
+  int status = 0;
+  std::string message;
+  if (rank_ == 0) {
+    std::string simfab;
+    if (const char* given = std::getenv(kSimfabVar); given != nullptr && *given != '\0') {
+      simfab = given;
+    } else {
+      Dl_info info{};
+      if (::dladdr(reinterpret_cast<void*>(&capture_state), &info) != 0 && info.dli_fname != nullptr) {
+        simfab = info.dli_fname;
+        simfab = simfab.substr(0, simfab.find_last_of('/') + 1) + "simfab";
+      }
+    }
+    const std::string out = dir_ + "/otf2";
+    std::vector<std::string> args = {simfab, "convert", dir_, "--otf2-out", out, "--quiet"};
+    std::vector<char*> argv;
+    for (std::string& a : args) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    // simfab itself must not load this library: the environment without LD_PRELOAD.
+    std::vector<char*> envp;
+    for (char** e = environ; *e != nullptr; ++e)
+      if (std::strncmp(*e, "LD_PRELOAD=", 11) != 0) envp.push_back(*e);
+    envp.push_back(nullptr);
+    pid_t pid = 0;
+    const int err = ::posix_spawn(&pid, simfab.c_str(), nullptr, nullptr, argv.data(), envp.data());
+    if (err != 0) {
+      status = 1;
+      message = "cannot run '" + simfab + "' to write the OTF2 archive (" + kFormatVar + "=otf2): " +
+                errno_text(err) + "; set " + kSimfabVar + " to the simfab executable";
+    } else {
+      int ws = 0;
+      while (::waitpid(pid, &ws, 0) < 0 && errno == EINTR) {
+      }
+      if (!WIFEXITED(ws) || WEXITSTATUS(ws) != 0) {
+        status = 1;
+        message = "'" + simfab + " convert " + dir_ + " --otf2-out " + out + "' failed (its message is above)";
+      }
+    }
+  }
+  PMPI_Bcast(&status, 1, MPI_INT, 0, MPI_COMM_WORLD);
+  if (status != 0 && rank_ == 0) fail(message);
+  if (status != 0) PMPI_Barrier(MPI_COMM_WORLD);  // rank 0's PMPI_Abort ends the job
 }
 
 void CaptureState::flush_at_exit() {

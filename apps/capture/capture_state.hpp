@@ -86,6 +86,12 @@ class CaptureState {
   // Before PMPI_Finalize: writes `MPI_Finalize:<call_ns>:-` and `# end`, closes the file and
   // renames it to rank-<r>.txt. Recording stops.
   void finish(std::int64_t call_ns);
+  // After finish() on every rank, with SIMFAB_CAPTURE_FORMAT=otf2: once all ranks have closed
+  // their files (a barrier), rank 0 runs `simfab convert <dir> --otf2-out <dir>/otf2` (simfab: the
+  // executable SIMFAB_CAPTURE_SIMFAB names, else `simfab` beside this library) and waits; a failure
+  // aborts the job with exit code 2 and simfab's message. Collective over MPI_COMM_WORLD.
+  void write_otf2();
+  bool wants_otf2() const { return otf2_; }
   // At process exit without MPI_Finalize: writes out what is buffered (the file stays .part);
   // nothing in a child process the application forked.
   void flush_at_exit();
@@ -134,6 +140,7 @@ class CaptureState {
   std::string part_path_;
   std::string final_path_;
   std::string speed_;        // normalised SIMFAB_CAPTURE_SPEED, empty if unset
+  bool otf2_ = false;      // SIMFAB_CAPTURE_FORMAT=otf2
   TraceWriter writer_;
 
   HandleMap<CommInfo> comms_;

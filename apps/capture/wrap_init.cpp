@@ -5,7 +5,8 @@
 // from rank 0, header) and writes `MPI_Init:-:-:-:<t>`, t taken after that set-up so the library's
 // own start-up cost is inside MPI_Init, not charged to the application's first computation.
 // MPI_Finalize writes `MPI_Finalize:<t>:-` and `# end`, renames the file to rank-<r>.txt and only
-// then calls PMPI_Finalize (liballprof's convention: Init has no call time, Finalize no return).
+// then calls PMPI_Finalize (liballprof's convention: Init has no call time, Finalize no return);
+// with SIMFAB_CAPTURE_FORMAT=otf2 the ranks' files then become an OTF2 archive (write_otf2).
 // So these three do not go through traced() (traced.hpp), which times a call and records it after.
 #include <mpi.h>
 
@@ -39,6 +40,8 @@ extern "C" int MPI_Init_thread(int* argc, char*** argv, int required, int* provi
 
 extern "C" int MPI_Finalize() {
   CaptureState& state = capture_state();
-  if (state.recording()) state.finish(simfab::capture::now_ns());
+  const bool recorded = state.recording();
+  if (recorded) state.finish(simfab::capture::now_ns());
+  if (recorded && state.wants_otf2()) state.write_otf2();
   return PMPI_Finalize();
 }

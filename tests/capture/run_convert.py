@@ -471,6 +471,22 @@ if shutil.which("mpirun") and shutil.which("mpicc") and os.path.exists(LIB):
             via = os.path.join(d, "otf2")
             os.mkdir(via)
             otf2_same_run("real capture through OTF2", [os.path.join(d, "cap")], via, ["--speed", "10Gf"], False)
+            # SIMFAB_CAPTURE_FORMAT=otf2: the run itself leaves <dir>/otf2/traces.otf2 beside the
+            # rank files (rank 0 converts them at MPI_Finalize); a bad format stops it at MPI_Init.
+            for fmt, want in (("otf2", 0), ("xml", 2)):
+                env2 = dict(env, SIMFAB_CAPTURE_DIR=os.path.join(d, "cap-" + fmt), SIMFAB_CAPTURE_FORMAT=fmt)
+                p = subprocess.run(cmd[:-3] + ["-x", "SIMFAB_CAPTURE_FORMAT"] + cmd[-3:], capture_output=True,
+                                   text=True, env=env2, cwd=d, timeout=120)
+                anchor = os.path.join(d, "cap-" + fmt, "otf2", "traces.otf2")
+                if fmt == "otf2":
+                    check("SIMFAB_CAPTURE_FORMAT=otf2 writes an archive", p.returncode == 0 and os.path.isfile(anchor),
+                          "exit 0 and cap-otf2/otf2/traces.otf2", p.stderr[-1000:])
+                    res = replay("the run's own OTF2 archive", ["--otf2", anchor])
+                    check("the run's own OTF2 archive replays with all messages matched",
+                          res is not None and res["unmatched_messages"] == 0, "0 unmatched", res and res["unmatched_messages"])
+                else:
+                    check("SIMFAB_CAPTURE_FORMAT=xml is refused", p.returncode != 0 and "SIMFAB_CAPTURE_FORMAT='xml' is not a format"
+                          in p.stderr and not os.path.exists(anchor), "the job stopped, naming the value", p.stderr[-500:])
 else:
     print("note: no mpirun/mpicc or no " + LIB + ": the real-capture section is skipped")
 

@@ -32,6 +32,7 @@
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
 #include "core/error.hpp"
+#include "core/interrupt.hpp"
 #include "mpi/coll/registry.hpp"
 #include "mpi/coll/smpi_names.hpp"
 #include "replay/goal_binary.hpp"
@@ -330,6 +331,7 @@ int cmd_goal(const std::vector<std::string>& args) {
 }
 
 int main_impl(int argc, char** argv) {
+  install_interrupt_handlers();
   std::vector<std::string> args(argv + 1, argv + argc);
   if (args.empty()) {
     std::cerr << kUsage;

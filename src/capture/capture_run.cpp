@@ -35,6 +35,16 @@ InputError unfinished(const std::string& path) {
                     "--salvage to keep what was recorded");
 }
 
+int count_nodes(const std::vector<RankCapture>& ranks) {
+  std::vector<std::string_view> hosts;
+  for (const RankCapture& rc : ranks) {
+    if (rc.header.hostname.empty()) return 0;
+    hosts.push_back(rc.header.hostname);
+  }
+  std::sort(hosts.begin(), hosts.end());
+  return static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
+}
+
 }  // namespace
 
 std::vector<std::string> expand_capture_inputs(const std::vector<std::string>& inputs, bool salvage) {
@@ -111,6 +121,7 @@ CaptureRun CaptureRun::align(std::vector<RankCapture> ranks, const Options& opti
   CaptureRun run;
   run.ranks_ = std::move(ranks);
   CaptureAligner(run, options.salvage).align();
+  run.nodes_ = count_nodes(run.ranks_);
   return run;
 }
 
@@ -138,15 +149,7 @@ uint32_t CaptureRun::collective_record(int32_t comm_id, uint32_t coll_index, int
   return coll_index < list.size() ? list[coll_index] : UINT32_MAX;
 }
 
-int CaptureRun::node_count() const {
-  std::vector<std::string_view> hosts;
-  for (const RankCapture& rc : ranks_) {
-    if (rc.header.hostname.empty()) return 0;
-    hosts.push_back(rc.header.hostname);
-  }
-  std::sort(hosts.begin(), hosts.end());
-  return static_cast<int>(std::unique(hosts.begin(), hosts.end()) - hosts.begin());
-}
+
 
 CapStep CaptureRun::step(RankId r, uint32_t i) const {
   const RankCapture& rc = rank(r);

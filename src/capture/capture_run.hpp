@@ -85,8 +85,8 @@ class CaptureRun {
 
   int num_ranks() const { return static_cast<int>(ranks_.size()); }
   // The distinct `# hostname:` headers of the ranks (the nodes the run used); 0 when a rank's file
-  // has none (liballprof). O(ranks log ranks).
-  int node_count() const;
+  // has none (liballprof). Counted once, when the run is aligned (O(ranks log ranks)).
+  int node_count() const { return nodes_; }
   const RankCapture& rank(RankId r) const { return ranks_[static_cast<size_t>(r)]; }
   // Records [0, kept(r)) are converted; the writers end the rank with finalize when the last kept
   // record is not MPI_Finalize (salvage).
@@ -125,6 +125,7 @@ class CaptureRun {
   std::vector<std::vector<uint32_t>> coll_index_;  // per rank, per record (UINT32_MAX: none)
   std::vector<std::vector<std::pair<RankId, int32_t>>> by_world_;  // per comm: (world, local), sorted
   double speed_ = 0;
+  int nodes_ = 0;
   std::vector<std::string> warnings_;
 };
 

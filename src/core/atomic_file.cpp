@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <vector>
 
@@ -16,7 +18,44 @@ namespace {
 struct PendingOutput {
   std::string path;
   bool directory;
+  uint64_t archive_locations = 0;  // > 0: an OTF2 archive's directory
 };
+
+// dir + "/" + name [+ number + suffix] into buf (PATH_MAX), without allocating.
+const char* join(char* buf, size_t cap, const std::string& dir, const char* name, uint64_t number = UINT64_MAX,
+                 const char* suffix = "") {
+  size_t pos = 0;
+  const auto put = [&](const char* s, size_t n) {
+    for (size_t i = 0; i < n && pos + 1 < cap; ++i) buf[pos++] = s[i];
+  };
+  put(dir.data(), dir.size());
+  put("/", 1);
+  put(name, std::strlen(name));
+  if (number != UINT64_MAX) {
+    char digits[24];
+    size_t n = 0;
+    do {
+      digits[n++] = static_cast<char>('0' + number % 10);
+      number /= 10;
+    } while (number != 0);
+    while (n > 0) put(&digits[--n], 1);
+    put(suffix, std::strlen(suffix));
+  }
+  buf[pos] = '\0';
+  return buf;
+}
+
+void remove_archive(const PendingOutput& p) noexcept {
+  char buf[4096];
+  ::unlink(join(buf, sizeof buf, p.path, "traces.otf2"));
+  ::unlink(join(buf, sizeof buf, p.path, "traces.def"));
+  for (uint64_t l = 0; l < p.archive_locations; ++l) {
+    ::unlink(join(buf, sizeof buf, p.path, "traces/", l, ".evt"));
+    ::unlink(join(buf, sizeof buf, p.path, "traces/", l, ".def"));
+  }
+  ::rmdir(join(buf, sizeof buf, p.path, "traces"));
+  ::rmdir(p.path.c_str());
+}
 
 std::vector<PendingOutput>& pending() {
   static std::vector<PendingOutput> list;
@@ -27,6 +66,10 @@ std::vector<PendingOutput>& pending() {
 
 void register_pending_output(const std::string& path, bool directory) {
   pending().push_back({path, directory});
+}
+
+void register_pending_archive(const std::string& dir, uint64_t locations) {
+  pending().push_back({dir, true, locations > 0 ? locations : 1});
 }
 
 void unregister_pending_output(const std::string& path) {
@@ -43,7 +86,8 @@ void set_exit_flush(void (*flush)() noexcept) noexcept { g_exit_flush = flush; }
 void remove_pending_outputs() noexcept {
   if (g_exit_flush) g_exit_flush();
   for (const PendingOutput& p : pending()) {
-    if (p.directory) ::rmdir(p.path.c_str());
+    if (p.archive_locations > 0) remove_archive(p);
+    else if (p.directory) ::rmdir(p.path.c_str());
     else ::unlink(p.path.c_str());
   }
 }

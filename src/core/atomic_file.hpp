@@ -41,6 +41,9 @@ class AtomicFile {
 // guard end the process with _Exit. remove_pending_outputs() unlinks the files and removes the
 // directories if empty; it allocates nothing, so a signal handler may call it.
 void register_pending_output(const std::string& path, bool directory = false);
+// An OTF2 archive being written in directory `dir` (otf2/otf2_archive_writer.hpp): removed with
+// its traces.otf2, traces.def and traces/<L>.evt|.def for L < locations.
+void register_pending_archive(const std::string& dir, uint64_t locations);
 void unregister_pending_output(const std::string& path);
 void remove_pending_outputs() noexcept;
 // One function the _Exit paths run first, from remove_pending_outputs() (signal-safe, as it):

@@ -3,6 +3,7 @@
 
 #include <filesystem>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "otf2/otf2_defs.hpp"
 
@@ -28,25 +29,34 @@ Otf2ArchiveWriter::Otf2ArchiveWriter(std::string dir, const std::string& creator
   fs::remove_all(partial_, ec);
   fs::create_directories(partial_, ec);
   if (ec) throw InputError(SourceLoc{partial_, 0, 0}, "cannot create the directory: " + ec.message());
+  register_pending_archive(partial_, locations);  // an interrupt or _Exit removes it too
   otf2_quiet_errors();
   archive_ = OTF2_Archive_Open(partial_.c_str(), "traces", OTF2_FILEMODE_WRITE, OTF2_CHUNK_SIZE_MIN,
-                               OTF2_CHUNK_SIZE_DEFINITIONS_DEFAULT, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
+                               OTF2_CHUNK_SIZE_MIN, OTF2_SUBSTRATE_POSIX, OTF2_COMPRESSION_NONE);
   if (!archive_) check(OTF2_ERROR_INVALID, "cannot create the archive");
   check(OTF2_Archive_SetFlushCallbacks(archive_, &kFlush, nullptr), "flush callbacks");
   check(OTF2_Archive_SetSerialCollectiveCallbacks(archive_), "collective callbacks");
   check(OTF2_Archive_SetCreator(archive_, creator.c_str()), "creator");
   check(OTF2_Archive_OpenEvtFiles(archive_), "event files");
-  writers_.resize(locations);
-  for (size_t l = 0; l < locations; ++l) {
-    writers_[l] = OTF2_Archive_GetEvtWriter(archive_, l);
-    if (!writers_[l]) check(OTF2_ERROR_INVALID, "the event writer of location " + std::to_string(l));
-  }
+  events_.assign(locations, 0);
+}
+
+OTF2_EvtWriter* Otf2ArchiveWriter::open_events(size_t l) {
+  OTF2_EvtWriter* w = OTF2_Archive_GetEvtWriter(archive_, l);
+  if (!w) check(OTF2_ERROR_INVALID, "the event writer of location " + std::to_string(l));
+  return w;
+}
+
+void Otf2ArchiveWriter::close_events(size_t l, OTF2_EvtWriter* w) {
+  OTF2_EvtWriter_GetNumberOfEvents(w, &events_[l]);
+  check(OTF2_Archive_CloseEvtWriter(archive_, w), "closing the events of location " + std::to_string(l));
 }
 
 Otf2ArchiveWriter::~Otf2ArchiveWriter() {
   if (archive_) OTF2_Archive_Close(archive_);
   std::error_code ec;
   fs::remove_all(partial_, ec);
+  unregister_pending_output(partial_);
 }
 
 void Otf2ArchiveWriter::check(OTF2_ErrorCode status, const std::string& what) const {
@@ -68,14 +78,10 @@ void Otf2ArchiveWriter::property(const std::string& name, const std::string& val
 
 void Otf2ArchiveWriter::close(const std::vector<std::string>& hosts, const std::vector<Comm>& comms, uint64_t offset,
                               uint64_t length) {
-  std::vector<uint64_t> events(writers_.size(), 0);
-  for (size_t l = 0; l < writers_.size(); ++l) {
-    OTF2_EvtWriter_GetNumberOfEvents(writers_[l], &events[l]);
-    check(OTF2_Archive_CloseEvtWriter(archive_, writers_[l]), "closing the events of location " + std::to_string(l));
-  }
+  const std::vector<uint64_t>& events = events_;
   check(OTF2_Archive_CloseEvtFiles(archive_), "closing the event files");
   check(OTF2_Archive_OpenDefFiles(archive_), "local definition files");
-  for (size_t l = 0; l < writers_.size(); ++l)
+  for (size_t l = 0; l < events_.size(); ++l)
     check(OTF2_Archive_CloseDefWriter(archive_, OTF2_Archive_GetDefWriter(archive_, l)), "local definitions");
   check(OTF2_Archive_CloseDefFiles(archive_), "closing the local definition files");
 
@@ -102,23 +108,23 @@ void Otf2ArchiveWriter::close(const std::vector<std::string>& hosts, const std::
                                                  OTF2_UNDEFINED_SYSTEM_TREE_NODE),
         "the machine");
   std::map<std::string, uint32_t> nodes;
-  std::vector<uint32_t> node_of(writers_.size());
+  std::vector<uint32_t> node_of(events_.size());
   const uint32_t node_class = str("node");
-  for (size_t l = 0; l < writers_.size(); ++l) {
+  for (size_t l = 0; l < events_.size(); ++l) {
     const std::string host = l < hosts.size() && !hosts[l].empty() ? hosts[l] : "unknown";
     auto [it, fresh] = nodes.try_emplace(host, static_cast<uint32_t>(nodes.size() + 1));
     if (fresh) check(OTF2_GlobalDefWriter_WriteSystemTreeNode(g, it->second, str(host), node_class, 0), "a node");
     node_of[l] = it->second;
   }
   const uint32_t thread = str("Master thread");
-  for (size_t l = 0; l < writers_.size(); ++l) {
+  for (size_t l = 0; l < events_.size(); ++l) {
     check(OTF2_GlobalDefWriter_WriteLocationGroup(g, l, str("MPI Rank " + std::to_string(l)),
                                                   OTF2_LOCATION_GROUP_TYPE_PROCESS, node_of[l],
                                                   OTF2_UNDEFINED_LOCATION_GROUP),
           "a process");
     check(OTF2_GlobalDefWriter_WriteLocation(g, l, thread, OTF2_LOCATION_TYPE_CPU_THREAD, events[l], l), "a location");
   }
-  std::vector<uint64_t> all(writers_.size());
+  std::vector<uint64_t> all(events_.size());
   for (size_t l = 0; l < all.size(); ++l) all[l] = l;
   uint32_t next_group = 0;
   const auto group = [&](const std::string& name, OTF2_GroupType type, const std::vector<uint64_t>& members) {

@@ -10,7 +10,8 @@
 // ATOMICITY: everything goes to DIR.partial; commit() moves the three entries into DIR (replacing
 // an archive named traces there), the anchor last; the destructor removes DIR.partial, so an
 // error or an unfinished run leaves no archive. libotf2's errors become InputErrors naming DIR.
-// Memory: one event chunk (256 KiB, OTF2's minimum) per location; chunks are flushed as they fill.
+// Memory: one event chunk (256 KiB, OTF2's minimum) per open location; chunks are flushed as they
+// fill, and a location's chunk is freed when it is closed.
 // Thread-safety: none.
 #pragma once
 
@@ -40,7 +41,10 @@ class Otf2ArchiveWriter {
   Otf2ArchiveWriter& operator=(const Otf2ArchiveWriter&) = delete;
 
   const std::string& dir() const { return dir_; }
-  OTF2_EvtWriter* events(size_t location) const { return writers_[location]; }
+  // Location `l`'s event writer: open it, write its events, close it (its chunk is flushed and
+  // freed), one location after the other; a location never opened has no events.
+  OTF2_EvtWriter* open_events(size_t l);
+  void close_events(size_t l, OTF2_EvtWriter* w);
   uint32_t region(const std::string& name);
   // An archive property ("SIMFAB::MPI_LIBRARY"); before close().
   void property(const std::string& name, const std::string& value);
@@ -57,7 +61,7 @@ class Otf2ArchiveWriter {
  private:
   std::string dir_, partial_;
   OTF2_Archive* archive_ = nullptr;
-  std::vector<OTF2_EvtWriter*> writers_;
+  std::vector<uint64_t> events_;      // per location, counted at close_events
   std::vector<std::string> regions_;  // by ref
   std::map<std::string, uint32_t> region_refs_;
   bool closed_ = false;

@@ -70,7 +70,7 @@ std::pair<uint64_t, uint64_t> amounts(const CapCollArgs& a) {
 class RankWriter {
  public:
   RankWriter(const CaptureRun& run, RankId r, Otf2ArchiveWriter& out, int64_t zero)
-      : run_(run), r_(r), rc_(run.rank(r)), out_(out), w_(out.events(static_cast<size_t>(r))), zero_(zero) {}
+      : run_(run), r_(r), rc_(run.rank(r)), out_(out), w_(out.open_events(static_cast<size_t>(r))), zero_(zero) {}
 
   // Writes the rank's kept records; returns its last tick.
   uint64_t write();
@@ -113,6 +113,7 @@ uint64_t RankWriter::write() {
     out_.check(OTF2_EvtWriter_Enter(w_, nullptr, last, ref), "Enter");
     out_.check(OTF2_EvtWriter_Leave(w_, nullptr, last, ref), "Leave");
   }
+  out_.close_events(static_cast<size_t>(r_), w_);
   return last;
 }
 

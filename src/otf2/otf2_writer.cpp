@@ -54,6 +54,50 @@ std::optional<OTF2_CollectiveOp> collective_op(const std::string& name) {
   return it->second;
 }
 
+// One rank's events, kept until the archive is written: an OTF2 event writer open per rank would
+// hold a 256 KiB chunk each (16 GiB at 65,536 ranks); 48 B per event instead.
+class EventBuffer {
+ public:
+  struct Event {
+    enum Kind : uint8_t {
+      kEnter, kLeave, kSend, kIsend, kIsendComplete, kIrecvRequest, kRecv, kIrecv, kCollBegin, kCollEnd,
+      kCommCreate, kCommDestroy,
+    };
+    Kind kind;
+    uint64_t t, a, b, c, d, e;
+  };
+  void add(Event::Kind k, uint64_t t, uint64_t a = 0, uint64_t b = 0, uint64_t c = 0, uint64_t d = 0,
+           uint64_t e = 0) {
+    events_.push_back(Event{k, t, a, b, c, d, e});
+  }
+  void write(OTF2_EvtWriter* w, const Otf2ArchiveWriter& out) const {
+    const auto u32 = [](uint64_t v) { return static_cast<uint32_t>(v); };
+    for (const Event& v : events_) {
+      OTF2_ErrorCode s = OTF2_SUCCESS;
+      switch (v.kind) {
+        case Event::kEnter: s = OTF2_EvtWriter_Enter(w, nullptr, v.t, u32(v.a)); break;
+        case Event::kLeave: s = OTF2_EvtWriter_Leave(w, nullptr, v.t, u32(v.a)); break;
+        case Event::kSend: s = OTF2_EvtWriter_MpiSend(w, nullptr, v.t, u32(v.a), v.b, u32(v.c), v.d); break;
+        case Event::kIsend: s = OTF2_EvtWriter_MpiIsend(w, nullptr, v.t, u32(v.a), v.b, u32(v.c), v.d, v.e); break;
+        case Event::kIsendComplete: s = OTF2_EvtWriter_MpiIsendComplete(w, nullptr, v.t, v.a); break;
+        case Event::kIrecvRequest: s = OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, v.t, v.a); break;
+        case Event::kRecv: s = OTF2_EvtWriter_MpiRecv(w, nullptr, v.t, u32(v.a), v.b, u32(v.c), v.d); break;
+        case Event::kIrecv: s = OTF2_EvtWriter_MpiIrecv(w, nullptr, v.t, u32(v.a), v.b, u32(v.c), v.d, v.e); break;
+        case Event::kCollBegin: s = OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, v.t); break;
+        case Event::kCollEnd:
+          s = OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, v.t, static_cast<OTF2_CollectiveOp>(v.a), v.b, u32(v.c), v.d, v.e);
+          break;
+        case Event::kCommCreate: s = OTF2_EvtWriter_CommCreate(w, nullptr, v.t, v.a); break;
+        case Event::kCommDestroy: s = OTF2_EvtWriter_CommDestroy(w, nullptr, v.t, v.a); break;
+      }
+      out.check(s, "an event");
+    }
+  }
+
+ private:
+  std::vector<Event> events_;
+};
+
 uint32_t tag_of(int32_t t) { return t >= 0 ? static_cast<uint32_t>(t) : 0; }
 
 }  // namespace
@@ -67,7 +111,7 @@ struct Otf2Writer::Impl {
     uint64_t bytes = 0;
   };
   struct Rank {
-    OTF2_EvtWriter* writer = nullptr;
+    EventBuffer events;
     uint64_t next_request = 1;
     std::deque<Request> open;
     std::unordered_map<int32_t, uint64_t> comms{{0, kWorldRef}};  // TI id -> comm ref
@@ -93,23 +137,22 @@ struct Otf2Writer::Impl {
     auto it = m.find(id);
     return it == m.end() ? kSelfRef : it->second;
   }
-  void complete(OTF2_EvtWriter* w, uint64_t t, const Request& q) {
+  void complete(EventBuffer& w, uint64_t t, const Request& q) {
     if (!q.irecv) {
-      check(OTF2_EvtWriter_MpiIsendComplete(w, nullptr, t, q.id), "MpiIsendComplete");
+      w.add(EventBuffer::Event::kIsendComplete, t, q.id);
     } else if (q.src >= 0) {
-      check(OTF2_EvtWriter_MpiIrecv(w, nullptr, t, static_cast<uint32_t>(q.src), q.comm, tag_of(q.tag), q.bytes, q.id),
-            "MpiIrecv");
+      w.add(EventBuffer::Event::kIrecv, t, static_cast<uint32_t>(q.src), q.comm, tag_of(q.tag), q.bytes, q.id);
     }
   }
-  void creation(RankId r, OTF2_EvtWriter* w, uint64_t t, const CallInfo& c, bool dup);
+  void creation(RankId r, EventBuffer& w, uint64_t t, const CallInfo& c, bool dup);
   void members_of(size_t index);
 };
 
-void Otf2Writer::Impl::creation(RankId r, OTF2_EvtWriter* w, uint64_t t, const CallInfo& c, bool dup) {
+void Otf2Writer::Impl::creation(RankId r, EventBuffer& w, uint64_t t, const CallInfo& c, bool dup) {
   Rank& rk = ranks[static_cast<size_t>(r)];
   const uint64_t parent = comm_ref(r, c.comm);
   const uint32_t k = rk.creations[parent]++;
-  check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t), "MpiCollectiveBegin");
+  w.add(EventBuffer::Event::kCollBegin, t);
   if (c.new_comm >= 0) {
     const int32_t color = dup ? 0 : c.color;
     auto [it, fresh] = created.try_emplace(std::make_tuple(parent, k, color), 2 + comms.size());
@@ -121,11 +164,9 @@ void Otf2Writer::Impl::creation(RankId r, OTF2_EvtWriter* w, uint64_t t, const C
     }
     comms[it->second - 2].joined.emplace_back(dup ? c.local : c.key, r);
     rk.comms[c.new_comm] = it->second;
-    check(OTF2_EvtWriter_CommCreate(w, nullptr, t, it->second), "CommCreate");
+    w.add(EventBuffer::Event::kCommCreate, t, it->second);
   }
-  check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t, OTF2_COLLECTIVE_OP_CREATE_HANDLE, parent, OTF2_UNDEFINED_UINT32,
-                                        0, 0),
-        "MpiCollectiveEnd");
+  w.add(EventBuffer::Event::kCollEnd, t, OTF2_COLLECTIVE_OP_CREATE_HANDLE, parent, OTF2_UNDEFINED_UINT32, 0, 0);
 }
 
 // MPI_Comm_split's order: by key, then by rank in the parent (whose members are known already:
@@ -158,7 +199,6 @@ void Otf2Writer::start_run(const RunInfo& info) {
   m.out = std::make_unique<Otf2ArchiveWriter>(m.dir, kOtf2PredictionCreator, info.rank_host.size());
   m.hosts = info.rank_host;
   m.ranks.resize(info.rank_host.size());
-  for (size_t r = 0; r < m.ranks.size(); ++r) m.ranks[r].writer = m.out->events(r);
 }
 
 void Otf2Writer::call_interval(RankId r, SimTime begin, SimTime end, const CallInfo& c) {
@@ -167,31 +207,27 @@ void Otf2Writer::call_interval(RankId r, SimTime begin, SimTime end, const CallI
   const std::string region = mpi_region(name);
   if (region.empty()) return;
   Impl::Rank& rk = m.ranks[static_cast<size_t>(r)];
-  OTF2_EvtWriter* w = rk.writer;
+  EventBuffer& w = rk.events;
   const auto t0 = static_cast<uint64_t>(begin.ps()), t1 = static_cast<uint64_t>(end.ps());
   const uint32_t ref = m.out->region(region);
-  m.check(OTF2_EvtWriter_Enter(w, nullptr, t0, ref), "Enter");
+  w.add(EventBuffer::Event::kEnter, t0, ref);
   const uint64_t comm = m.comm_ref(r, c.comm);
   const bool isend = name == "isend" || name == "issend" || name == "ibsend" || name == "irsend";
   if (name == "send" || name == "ssend" || name == "bsend" || name == "rsend" || name == "sendrecv") {
     if (c.local_peer >= 0)
-      m.check(OTF2_EvtWriter_MpiSend(w, nullptr, t0, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes),
-              "MpiSend");
+      w.add(EventBuffer::Event::kSend, t0, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes);
     const int32_t src = name == "sendrecv" ? c.peer2 : -1;
     if (src >= 0)
-      m.check(OTF2_EvtWriter_MpiRecv(w, nullptr, t1, static_cast<uint32_t>(src), comm, tag_of(c.tag2), c.bytes2),
-              "MpiRecv");
+      w.add(EventBuffer::Event::kRecv, t1, static_cast<uint32_t>(src), comm, tag_of(c.tag2), c.bytes2);
   } else if (isend && c.local_peer >= 0) {
     const uint64_t id = rk.next_request++;
-    m.check(OTF2_EvtWriter_MpiIsend(w, nullptr, t0, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes, id),
-            "MpiIsend");
+    w.add(EventBuffer::Event::kIsend, t0, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes, id);
     rk.open.push_back(Impl::Request{id, comm, c.local, c.local_peer, c.tag, false, c.bytes});
   } else if (name == "recv" && c.local_peer >= 0) {
-    m.check(OTF2_EvtWriter_MpiRecv(w, nullptr, t1, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes),
-            "MpiRecv");
+    w.add(EventBuffer::Event::kRecv, t1, static_cast<uint32_t>(c.local_peer), comm, tag_of(c.tag), c.bytes);
   } else if (name == "irecv" && c.local_peer >= 0) {
     const uint64_t id = rk.next_request++;
-    m.check(OTF2_EvtWriter_MpiIrecvRequest(w, nullptr, t0, id), "MpiIrecvRequest");
+    w.add(EventBuffer::Event::kIrecvRequest, t0, id);
     rk.open.push_back(Impl::Request{id, comm, c.local_peer, c.local, c.tag, true, c.bytes});
   } else if (name == "wait") {
     auto it = std::find_if(rk.open.begin(), rk.open.end(), [&](const Impl::Request& q) {
@@ -208,19 +244,17 @@ void Otf2Writer::call_interval(RankId r, SimTime begin, SimTime end, const CallI
     m.creation(r, w, t0, c, name == "comm_dup");
   } else if (name == "comm_free") {
     const uint64_t freed = m.comm_ref(r, c.new_comm);
-    m.check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t0), "MpiCollectiveBegin");
-    m.check(OTF2_EvtWriter_CommDestroy(w, nullptr, t0, freed), "CommDestroy");
-    m.check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t0, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, freed,
-                                            OTF2_UNDEFINED_UINT32, 0, 0),
-            "MpiCollectiveEnd");
+    w.add(EventBuffer::Event::kCollBegin, t0);
+    w.add(EventBuffer::Event::kCommDestroy, t0, freed);
+    w.add(EventBuffer::Event::kCollEnd, t0, OTF2_COLLECTIVE_OP_DESTROY_HANDLE, freed, OTF2_UNDEFINED_UINT32, 0, 0);
     rk.comms.erase(c.new_comm);
   } else if (auto op = collective_op(name)) {
     const auto [sent, received] = scorep_totals(*op, c.size, c.local, c.local_peer, c.bytes, c.bytes2);
     const uint32_t root = c.local_peer >= 0 ? static_cast<uint32_t>(c.local_peer) : OTF2_UNDEFINED_UINT32;
-    m.check(OTF2_EvtWriter_MpiCollectiveBegin(w, nullptr, t0), "MpiCollectiveBegin");
-    m.check(OTF2_EvtWriter_MpiCollectiveEnd(w, nullptr, t1, *op, comm, root, sent, received), "MpiCollectiveEnd");
+    w.add(EventBuffer::Event::kCollBegin, t0);
+    w.add(EventBuffer::Event::kCollEnd, t1, *op, comm, root, sent, received);
   }
-  m.check(OTF2_EvtWriter_Leave(w, nullptr, t1, ref), "Leave");
+  w.add(EventBuffer::Event::kLeave, t1, ref);
 }
 
 void Otf2Writer::finish(const RunResult& result) {
@@ -237,6 +271,12 @@ void Otf2Writer::finish(const RunResult& result) {
     c.parent = m.comms[i].parent;
     c.members.assign(m.comms[i].members.begin(), m.comms[i].members.end());
     c.created = true;
+  }
+  for (size_t r = 0; r < m.ranks.size(); ++r) {  // one location at a time: one chunk in memory
+    OTF2_EvtWriter* w = m.out->open_events(r);
+    m.ranks[r].events.write(w, *m.out);
+    m.out->close_events(r, w);
+    m.ranks[r].events = EventBuffer{};
   }
   m.out->close(m.hosts, comms, 0, static_cast<uint64_t>(result.exec.makespan.ps()));
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 #include <memory>
 
+#include "core/interrupt.hpp"
 #include "cpu/host_cpus.hpp"
 #include "energy/energy_meter.hpp"
 #include "energy/governor.hpp"
@@ -186,7 +187,9 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   std::unique_ptr<ProgressMeter> progress;
   if (hooks.progress) progress = std::make_unique<ProgressMeter>(program, stderr);
   const auto t1 = std::chrono::steady_clock::now();
+  set_interrupt_engine(&engine);  // Ctrl-C reports this run's clock
   out.exec = ex.run(progress.get());
+  set_interrupt_engine(nullptr);
   if (progress) progress->done();
   out.simulate_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
   if (out.exec.blocked.empty()) model_switch->check_complete();

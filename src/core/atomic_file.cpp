@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/signal_safe_line.hpp"
 
 namespace simfab {
 
@@ -21,39 +22,20 @@ struct PendingOutput {
   uint64_t archive_locations = 0;  // > 0: an OTF2 archive's directory
 };
 
-// dir + "/" + name [+ number + suffix] into buf (PATH_MAX), without allocating.
-const char* join(char* buf, size_t cap, const std::string& dir, const char* name, uint64_t number = UINT64_MAX,
-                 const char* suffix = "") {
-  size_t pos = 0;
-  const auto put = [&](const char* s, size_t n) {
-    for (size_t i = 0; i < n && pos + 1 < cap; ++i) buf[pos++] = s[i];
-  };
-  put(dir.data(), dir.size());
-  put("/", 1);
-  put(name, std::strlen(name));
-  if (number != UINT64_MAX) {
-    char digits[24];
-    size_t n = 0;
-    do {
-      digits[n++] = static_cast<char>('0' + number % 10);
-      number /= 10;
-    } while (number != 0);
-    while (n > 0) put(&digits[--n], 1);
-    put(suffix, std::strlen(suffix));
-  }
-  buf[pos] = '\0';
-  return buf;
-}
-
 void remove_archive(const PendingOutput& p) noexcept {
-  char buf[4096];
-  ::unlink(join(buf, sizeof buf, p.path, "traces.otf2"));
-  ::unlink(join(buf, sizeof buf, p.path, "traces.def"));
-  for (uint64_t l = 0; l < p.archive_locations; ++l) {
-    ::unlink(join(buf, sizeof buf, p.path, "traces/", l, ".evt"));
-    ::unlink(join(buf, sizeof buf, p.path, "traces/", l, ".def"));
-  }
-  ::rmdir(join(buf, sizeof buf, p.path, "traces"));
+  SignalSafeLine path;
+  const auto file = [&](const char* name) -> const char* {
+    path.clear();
+    return path.str(p.path.c_str()).str("/").str(name).c_str();
+  };
+  ::unlink(file("traces.otf2"));
+  ::unlink(file("traces.def"));
+  for (uint64_t l = 0; l < p.archive_locations; ++l)
+    for (const char* suffix : {".evt", ".def"}) {
+      path.clear();
+      ::unlink(path.str(p.path.c_str()).str("/traces/").dec(l).str(suffix).c_str());
+    }
+  ::rmdir(file("traces"));
   ::rmdir(p.path.c_str());
 }
 

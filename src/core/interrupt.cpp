@@ -10,6 +10,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/engine.hpp"
+#include "core/signal_safe_line.hpp"
 
 namespace simfab {
 
@@ -17,36 +18,13 @@ namespace {
 
 std::atomic<const Engine*> g_engine{nullptr};
 
-// Appends `s` to buf[pos..], bounded by `cap`.
-void put(char* buf, size_t& pos, size_t cap, const char* s) {
-  for (; *s != '\0' && pos + 1 < cap; ++s) buf[pos++] = *s;
-}
-
-void put_uint(char* buf, size_t& pos, size_t cap, uint64_t v) {
-  char digits[24];
-  size_t n = 0;
-  do {
-    digits[n++] = static_cast<char>('0' + v % 10);
-    v /= 10;
-  } while (v != 0);
-  while (n > 0 && pos + 1 < cap) buf[pos++] = digits[--n];
-}
-
 extern "C" void on_interrupt(int sig) {
   remove_pending_outputs();
-  char buf[256];
-  size_t pos = 0;
-  put(buf, pos, sizeof buf, sig == SIGINT ? "simfab: interrupted by SIGINT" : "simfab: interrupted by SIGTERM");
-  if (const Engine* e = g_engine.load(std::memory_order_relaxed)) {
-    put(buf, pos, sizeof buf, " at simulated time ");
-    put_uint(buf, pos, sizeof buf, static_cast<uint64_t>(e->now().ps()));
-    put(buf, pos, sizeof buf, " ps after ");
-    put_uint(buf, pos, sizeof buf, e->events_processed());
-    put(buf, pos, sizeof buf, " events");
-  }
-  put(buf, pos, sizeof buf, "; nothing written\n");
-  ssize_t ignored = ::write(STDERR_FILENO, buf, pos);
-  (void)ignored;
+  SignalSafeLine line;
+  line.str(sig == SIGINT ? "simfab: interrupted by SIGINT" : "simfab: interrupted by SIGTERM");
+  if (const Engine* e = g_engine.load(std::memory_order_relaxed))
+    line.str(" at simulated time ").dec(static_cast<uint64_t>(e->now().ps())).str(" ps after ").dec(e->events_processed()).str(" events");
+  line.str("; nothing written\n").write_stderr();
   ::_exit(128 + sig);
 }
 

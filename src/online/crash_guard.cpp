@@ -1,6 +1,7 @@
 #include "online/crash_guard.hpp"
 
 #include "core/atomic_file.hpp"
+#include "core/signal_safe_line.hpp"
 
 #include <stdio.h>
 
@@ -15,6 +16,9 @@ namespace simfab::online {
 
 namespace {
 
+using simfab::SignalSafeLine;
+using Line = SignalSafeLine;
+
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL, SIGABRT};
 constexpr size_t kAltStackBytes = 64 * 1024;
 
@@ -22,53 +26,6 @@ GuardedStack* g_stacks = nullptr;  // head of the intrusive list of live stacks
 bool g_installed = false;
 alignas(16) char g_alt_stack[kAltStackBytes];
 
-// A fixed buffer that formats without allocating (async-signal-safe).
-class Line {
- public:
-  Line& str(const char* s) {
-    while (*s != '\0' && len_ < sizeof(buf_)) buf_[len_++] = *s++;
-    return *this;
-  }
-  Line& dec(uint64_t v) {
-    char tmp[24];
-    size_t n = 0;
-    do {
-      tmp[n++] = static_cast<char>('0' + v % 10);
-      v /= 10;
-    } while (v != 0);
-    while (n > 0 && len_ < sizeof(buf_)) buf_[len_++] = tmp[--n];
-    return *this;
-  }
-  Line& hex(uint64_t v) {
-    char tmp[20];
-    size_t n = 0;
-    do {
-      tmp[n++] = "0123456789abcdef"[v & 15];
-      v >>= 4;
-    } while (v != 0);
-    str("0x");
-    while (n > 0 && len_ < sizeof(buf_)) buf_[len_++] = tmp[--n];
-    return *this;
-  }
-  // A size as --cfg accepts it: "128KiB" when a whole number of KiB, else bytes.
-  Line& size(uint64_t bytes) {
-    if (bytes % (1024 * 1024) == 0) return dec(bytes / (1024 * 1024)).str("MiB");
-    if (bytes % 1024 == 0) return dec(bytes / 1024).str("KiB");
-    return dec(bytes);
-  }
-  void write_stderr() {
-    size_t done = 0;
-    while (done < len_) {
-      const ssize_t n = ::write(STDERR_FILENO, buf_ + done, len_ - done);
-      if (n <= 0) return;
-      done += static_cast<size_t>(n);
-    }
-  }
-
- private:
-  char buf_[512];
-  size_t len_ = 0;
-};
 
 const char* signal_text(int sig) {
   switch (sig) {

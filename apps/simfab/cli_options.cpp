@@ -1,5 +1,7 @@
 #include "cli_options.hpp"
 
+#include <algorithm>
+
 #include "core/spelling.hpp"
 #include "core/units.hpp"
 
@@ -11,6 +13,7 @@ InputError usage_error(const std::string& what, const std::string& text) {
 
 void parse_options(const std::vector<std::string>& args, std::span<const CliOption> options,
                    const std::function<void(std::string_view name, const std::string& value)>& on_option) {
+  std::vector<std::string_view> seen;
   for (size_t i = 0; i < args.size(); ++i) {
     std::string name = args[i];
     std::string value;
@@ -32,6 +35,14 @@ void parse_options(const std::vector<std::string>& args, std::span<const CliOpti
     if (known->takes_value && !has_inline) {
       if (i + 1 >= args.size()) throw usage_error("option " + name + " needs a value");
       value = args[++i];
+    }
+    // An option that sets one thing given twice is a mistake (which one was meant?), not last-wins.
+    static constexpr std::string_view kRepeatable[] = {"--cfg", "--switch", "--pcontrol", "--switch-after",
+                                                       "--mpirun-arg"};
+    if (known->takes_value && std::find(std::begin(kRepeatable), std::end(kRepeatable), known->name) == std::end(kRepeatable)) {
+      if (std::find(seen.begin(), seen.end(), known->name) != seen.end())
+        throw usage_error("option " + std::string(known->name) + " is given twice; give it once");
+      seen.push_back(known->name);
     }
     on_option(known->name, value);
   }

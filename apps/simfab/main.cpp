@@ -128,9 +128,34 @@ constexpr const char* kUsage =
     "  simfab calibrate program [-o FILE]   the MPI calibration program that measures them (C)\n"
     "  simfab calibrate regions REFERENCE.csv MEASURED.csv [-o FACTORS.csv]\n"
     "             per code region factors from two --stats regions.csv (--cfg cpu/region-factors=)\n"
+    "  simfab report RUN [RUN2] -o REPORT.html [--title TEXT] [--max-slices N]\n"
+    "      One self-contained HTML page of a run, or two compared (RUN2 against RUN): each RUN is a\n"
+    "      `simfab run --trace-out` file or an OTF2 archive (ARCHIVE.otf2: the measured run).\n"
+    "  simfab COMMAND --help  that command's part of this text\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input (or an MPI usage error in exec), 3 deadlock, 4 a rank of exec\n"
     "crashed, 1 internal error; exec: a rank's own non-zero exit status or MPI_Abort code\n";
+
+// Prints the entries of kUsage for `cmd` (lines from "  simfab CMD" up to the next entry of
+// another command); false when there is none.
+bool command_usage(const std::string& cmd, std::ostream& out) {
+  const std::string_view usage = kUsage;
+  const std::string head = "  simfab " + cmd + " ";
+  bool printing = false, any = false;
+  for (size_t pos = 0; pos < usage.size();) {
+    size_t end = usage.find('\n', pos);
+    if (end == std::string_view::npos) end = usage.size();
+    const std::string_view line = usage.substr(pos, end - pos);
+    if (line.rfind("  simfab ", 0) == 0) printing = line.rfind(head, 0) == 0;
+    else if (line.rfind("exit status", 0) == 0) printing = false;
+    if (printing) {
+      out << line << "\n";
+      any = true;
+    }
+    pos = end + 1;
+  }
+  return any;
+}
 
 int cmd_coll(const std::vector<std::string>& args) {
   if (args.size() != 1 || args[0] != "--list") throw usage_error("expected 'simfab coll --list'");
@@ -339,6 +364,7 @@ int main_impl(int argc, char** argv) {
   }
   const std::string cmd = args[0];
   args.erase(args.begin());
+  if (!args.empty() && (args[0] == "--help" || args[0] == "-h") && command_usage(cmd, std::cout)) return 0;
   if (cmd == "run") return cmd_run(args);
   if (cmd == "exec") return cmd_exec(args);
   if (cmd == "hybrid") return cmd_hybrid(args);

@@ -18,6 +18,10 @@ GOOD_TI = os.path.join(SRC, "examples/ti/pingpong.ti")
 
 CASES = [
     # (name, {file name: content}, args (FILE:x = that file), expected substrings in stderr)
+    ("an option given twice", {}, ["--trace", GOOD_TI, "--platform", GOOD_PLATFORM, "--trace", GOOD_TI],
+     ["option --trace is given twice; give it once"]),
+    ("an option given twice (one inline)", {}, ["--goal", GOOD_GOAL, "--platform=" + GOOD_PLATFORM, "--platform",
+                                                GOOD_PLATFORM], ["option --platform is given twice"]),
     ("goal malformed line", {"a.goal": "num_ranks 2\nrank 0 {\nl1: send 10b 1 tag 0\n}\nrank 1 { }\n"},
      ["--goal", "FILE:a.goal"], ["a.goal:3:14:", "expected 'to' after the send size", "l1: send 10b 1 tag 0"]),
     ("goal unknown label", {"a.goal": "num_ranks 1\nrank 0 {\nl1: calc 5\nl1 requires l9\n}\n"},
@@ -173,6 +177,23 @@ for case in CASES:
     run_case("run", "result.json", *case)
 for case in GOAL_CASES:
     run_case("goal", "out.goal", *case)
+
+# `simfab COMMAND --help` prints that command's entries of `simfab help` (exit 0); repeatable
+# options (--cfg) may be repeated.
+for command, first in (("run", "  simfab run ["), ("report", "  simfab report RUN"), ("convert", "  simfab convert ("),
+                       ("calibrate", "  simfab calibrate fit")):
+    p = subprocess.run([SIMFAB, command, "--help"], capture_output=True, text=True, timeout=60)
+    ok = p.returncode == 0 and p.stdout.startswith(first) and "\n  simfab exec -np" not in p.stdout
+    passed, failed = passed + ok, failed + (not ok)
+    if not ok:
+        print(f"FAIL simfab {command} --help\n  Expectation: exit 0, starts with {first!r}, only that command\n"
+              f"  Actual: exit {p.returncode}: {p.stdout[:200]!r} {p.stderr[:200]!r}")
+p = subprocess.run([SIMFAB, "run", "--trace", GOOD_TI, "--platform", GOOD_PLATFORM, "--cfg", "loggops/L=1000",
+                    "--cfg", "loggops/o=100", "--quiet"], capture_output=True, text=True, timeout=60)
+ok = p.returncode == 0
+passed, failed = passed + ok, failed + (not ok)
+if not ok:
+    print(f"FAIL --cfg twice\n  Expectation: exit 0\n  Actual: exit {p.returncode}: {p.stderr.strip()}")
 
 print(f"{passed} passed, {failed} failed")
 sys.exit(1 if failed else 0)

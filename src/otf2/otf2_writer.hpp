@@ -29,7 +29,8 @@
 // order); resolved when the archive closes (OTF2 definitions are written last).
 //
 // Output is written under DIR.partial and moved into DIR by commit(); an unfinished run leaves no
-// archive. Memory: one event chunk (256 KiB) per rank plus the open requests. Deterministic: the
+// archive. Memory: 56 B per event, kept per rank until finish() writes the archive one location at
+// a time (one libotf2 chunk of 256 KiB open at once), plus the open requests. Deterministic: the
 // same run writes the same definitions and events (the anchor file holds OTF2's trace id).
 #pragma once
 

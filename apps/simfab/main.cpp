@@ -77,7 +77,8 @@ constexpr const char* kUsage =
     "                        message sizes, collectives, links, NICs, energy\n"
     "      --portals-log DIR with --cfg nic/model=portals: the NIC's CSV event log (seed 000's\n"
     "                        format, log_0.csv, log_1.csv, ... of 10,000 rows each)\n"
-    "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal)\n"
+    "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal, and\n"
+    "                        not for exec, whose program writes there too)\n"
     "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
     "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR]\n"
     "              [--portals-log DIR] [--tag-output] PROGRAM [ARGS...]\n"
@@ -234,6 +235,7 @@ int cmd_exec(const std::vector<std::string>& args) {
       {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
       {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}, {"--tag-output", false}};
   OutputOptions out_opts;
+  out_opts.program_shares_terminal = true;
   parse_options(options, kOptions, [&](std::string_view name, const std::string& value) {
     if (apply_input_option(name, value, in, cfg) || apply_output_option(name, value, out_opts)) return;
     if (name == "-np" || name == "-n") {

@@ -195,7 +195,8 @@ void RunOutputs::prepare(RunHooks& hooks, const Config& cfg, bool reproducible, 
   if (m.nic_logs.size() > 0) hooks.nic_log = m.nic_logs.size() == 1 ? m.nic_logs.only() : &m.nic_logs;
   hooks.nic_log_required = m.portals_log != nullptr;
   hooks.progress = o.progress == OutputOptions::Progress::kAlways ||
-                   (o.progress == OutputOptions::Progress::kAuto && !quiet && ::isatty(STDERR_FILENO));
+                   (o.progress == OutputOptions::Progress::kAuto && !quiet && !o.program_shares_terminal &&
+                    ::isatty(STDERR_FILENO));
 }
 
 void RunOutputs::finish(const RunResult& result) {

@@ -34,6 +34,9 @@ struct OutputOptions {
   TraceFilter filter;
   bool filtered = false;  // --trace-ranks or --trace-window given
   enum class Progress : uint8_t { kAuto, kAlways, kNever } progress = Progress::kAuto;
+  // simfab exec: the program writes to the same terminal, where a status line would run into its
+  // lines, so `auto` draws none (`--progress always` still does).
+  bool program_shares_terminal = false;
 };
 
 // Handles the options above; false when `name` is none of them. Throws usage_error on bad values.

@@ -1,5 +1,6 @@
 #include "sweep_cmd.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <fstream>
@@ -84,11 +85,19 @@ int run_sweep(const std::string& spec, const SimulationInput& in, const Config& 
     for (const std::string& a : setting) c.set_assignment(a, SourceLoc{"--sweep", 0, 0});
     configs.push_back(std::move(c));
   }
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  if (!quiet) std::printf("%-40s %16s %16s %14s\n", "setting", "makespan (s)", "energy (J)", "mean power (W)");
-  for (size_t i = 0; i < settings.size(); ++i) {
+  // The setting column is as wide as its longest name (at least 40), so every row lines up.
+  std::vector<std::string> names;
+  int width = 40;
+  for (const auto& setting : settings) {
     std::string name;
-    for (const std::string& a : settings[i]) name += (name.empty() ? "" : " ") + a;
+    for (const std::string& a : setting) name += (name.empty() ? "" : " ") + a;
+    width = std::max(width, static_cast<int>(name.size()));
+    names.push_back(std::move(name));
+  }
+  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
+  if (!quiet) std::printf("%-*s %16s %16s %14s\n", width, "setting", "makespan (s)", "energy (J)", "mean power (W)");
+  for (size_t i = 0; i < settings.size(); ++i) {
+    const std::string& name = names[i];
     RunResult r = run_simulation(in, configs[i]);
     if (!r.exec.blocked.empty()) {
       std::cerr << "simfab: sweep setting '" << name << "' deadlocks (rank " << r.exec.blocked[0].rank << ": "
@@ -100,11 +109,13 @@ int run_sweep(const std::string& spec, const SimulationInput& in, const Config& 
     if (r.energy.present) {
       row["energy_j"] = r.energy.total_j;
       row["mean_power_w"] = T > 0 ? r.energy.total_j / T : 0.0;
-      if (!quiet) std::printf("%-40s %16.9g %16.9g %14.6g\n", name.c_str(), T, r.energy.total_j, T > 0 ? r.energy.total_j / T : 0.0);
+      if (!quiet)
+        std::printf("%-*s %16.9g %16.9g %14.6g\n", width, name.c_str(), T, r.energy.total_j,
+                    T > 0 ? r.energy.total_j / T : 0.0);
     } else {
       row["energy_j"] = nullptr;
       row["mean_power_w"] = nullptr;
-      if (!quiet) std::printf("%-40s %16.9g %16s %14s\n", name.c_str(), T, "-", "-");
+      if (!quiet) std::printf("%-*s %16.9g %16s %14s\n", width, name.c_str(), T, "-", "-");
     }
     std::fflush(stdout);
     rows.push_back(std::move(row));

@@ -23,7 +23,13 @@ import subprocess
 import sys
 import tempfile
 
-simfab, src = sys.argv[1], sys.argv[2]
+positional = [a for a in sys.argv[1:] if not a.startswith("--")]
+unknown = [a for a in sys.argv[1:] if a.startswith("--") and a not in ("--update", "--quick")]
+if len(positional) != 2 or unknown:
+    print("usage: check_governors.py SIMFAB SOURCE_DIR [--update | --quick]\n"
+          "  e.g. python3 examples/energy/check_governors.py build/simfab .", file=sys.stderr)
+    sys.exit(2)
+simfab, src = positional
 update = "--update" in sys.argv
 quick = "--quick" in sys.argv
 if update and quick:

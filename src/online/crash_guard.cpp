@@ -6,6 +6,7 @@
 #include <stdio.h>
 
 #include <signal.h>
+#include <sys/resource.h>
 #include <ucontext.h>
 #include <unistd.h>
 
@@ -60,9 +61,32 @@ const GuardedStack* overflowed(uintptr_t addr, const GuardedStack* running, uint
   return nullptr;
 }
 
-void overflow_line(Line& line, const GuardedStack& s) {
+// The stack a process gets here (ulimit -s, read at install time; 8 MiB when unlimited): a
+// program that runs under mpirun fits in it, so it is the first size worth suggesting.
+uint64_t g_process_stack = uint64_t{8} << 20;
+
+// One suggestion that works at once rather than a doubling per attempt: the process stack, or
+// twice the depth the overflow reached (a frame may have jumped the guard), rounded up to a power
+// of two; four times the current size when that is no larger.
+uint64_t suggested_stack(const GuardedStack& s, uint64_t depth) {
+  uint64_t want = 1;
+  while (want < 2 * depth) want <<= 1;
+  want = want > g_process_stack ? want : g_process_stack;
+  return want > s.stack_bytes ? want : 4 * uint64_t{s.stack_bytes};
+}
+
+void overflow_line(Line& line, const GuardedStack& s, uint64_t depth) {
   line.str(s.name).str(" overflowed its stack (").dec(s.stack_bytes);
-  line.str(" bytes); raise it with --cfg online/stack-size=").size(2 * s.stack_bytes).str("\n");
+  line.str(" bytes); raise it with --cfg online/stack-size=").size(suggested_stack(s, depth)).str("\n");
+}
+
+// How deep the stack had grown at the fault: from its top down to the lower of the faulting address
+// and the stack pointer.
+uint64_t fault_depth(const GuardedStack& s, uintptr_t addr, uintptr_t sp) {
+  uintptr_t low = s.stack_begin;
+  if (addr != 0 && addr < low) low = addr;
+  if (sp != 0 && sp < low) low = sp;
+  return s.stack_end - low;
 }
 
 void on_fault(int sig, siginfo_t* info, void* context) {
@@ -71,8 +95,9 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   const bool has_addr = sig != SIGABRT;
   Line line;
   line.str("simfab: ");
-  if (const GuardedStack* s = has_addr ? overflowed(addr, running, stack_pointer(context)) : nullptr) {
-    overflow_line(line, *s);
+  const uintptr_t sp = stack_pointer(context);
+  if (const GuardedStack* s = has_addr ? overflowed(addr, running, sp) : nullptr) {
+    overflow_line(line, *s, fault_depth(*s, addr, s == running ? sp : 0));
   } else {
     if (running != nullptr) line.str(running->name).str(" ");
     if (sig == SIGABRT) {
@@ -106,6 +131,9 @@ void on_fault(int sig, siginfo_t* info, void* context) {
 void install_crash_guard() {
   if (g_installed) return;
   g_installed = true;
+  struct rlimit limit {};
+  if (::getrlimit(RLIMIT_STACK, &limit) == 0 && limit.rlim_cur != RLIM_INFINITY && limit.rlim_cur >= (1u << 20))
+    g_process_stack = limit.rlim_cur;
   stack_t alt{};
   alt.ss_sp = g_alt_stack;
   alt.ss_size = sizeof(g_alt_stack);
@@ -121,7 +149,7 @@ void install_crash_guard() {
 void stack_overflow_exit(const GuardedStack& stack) {
   Line line;
   line.str("simfab: ");
-  overflow_line(line, stack);
+  overflow_line(line, stack, stack.stack_bytes);
   std::fflush(stdout);
   std::fflush(stderr);
   line.write_stderr();

@@ -4,6 +4,8 @@
 #include <cstdio>
 #include <numeric>
 
+#include "report/plural.hpp"
+
 namespace simfab {
 
 namespace {
@@ -18,17 +20,12 @@ double utilisation(const LinkUsage& l, SimTime makespan) {
 void print_network_stats(std::ostream& os, const NetworkStats& st, SimTime makespan) {
   if (!st.present) return;
   char buf[256];
-  if (st.packet) {
-    std::snprintf(buf, sizeof buf, "network: %llu packets, %llu packet hops, %llu FECN marks, %llu BECNs\n",
-                  static_cast<unsigned long long>(st.packets), static_cast<unsigned long long>(st.packet_hops),
-                  static_cast<unsigned long long>(st.fecn), static_cast<unsigned long long>(st.becn));
-    os << buf;
-  } else {
-  std::snprintf(buf, sizeof buf, "network: %llu flows (at most %u at once), %llu solves, %llu rates recomputed\n",
-                static_cast<unsigned long long>(st.flows), st.peak_flows, static_cast<unsigned long long>(st.solves),
-                static_cast<unsigned long long>(st.recomputed));
-  os << buf;
-  }
+  if (st.packet)
+    os << "network: " << counted(st.packets, "packet") << ", " << counted(st.packet_hops, "packet hop") << ", "
+       << counted(st.fecn, "FECN mark") << ", " << counted(st.becn, "BECN") << "\n";
+  else
+    os << "network: " << counted(st.flows, "flow") << " (at most " << st.peak_flows << " at once), "
+       << counted(st.solves, "solve") << ", " << counted(st.recomputed, "rate") << " recomputed\n";
   std::vector<size_t> order(st.links.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -38,17 +35,17 @@ void print_network_stats(std::ostream& os, const NetworkStats& st, SimTime makes
   if (!order.empty()) os << "most utilised links:\n";
   for (size_t i : order) {
     const LinkUsage& l = st.links[i];
-    if (st.packet)
-      std::snprintf(buf, sizeof buf, "  %s: %.1f%% of %.4g B/s, %.6g B in %llu packets, credit stall %.4g s, "
-                    "queue mean %.0f B peak %llu B, %llu FECN\n",
-                    l.name.c_str(), 100 * utilisation(l, makespan), l.bandwidth_Bps, l.bytes,
-                    static_cast<unsigned long long>(l.packets), l.credit_stall.seconds(), l.mean_queue_bytes,
-                    static_cast<unsigned long long>(l.peak_queue_bytes), static_cast<unsigned long long>(l.fecn));
-    else
-    std::snprintf(buf, sizeof buf, "  %s: %.1f%% of %.4g B/s, %.6g B in %llu flows (at most %u at once)\n",
-                  l.name.c_str(), 100 * utilisation(l, makespan), l.bandwidth_Bps, l.bytes,
-                  static_cast<unsigned long long>(l.flows), l.peak_flows);
+    std::snprintf(buf, sizeof buf, "  %s: %.1f%% of %.4g B/s, %.6g B in ", l.name.c_str(),
+                  100 * utilisation(l, makespan), l.bandwidth_Bps, l.bytes);
     os << buf;
+    if (st.packet) {
+      std::snprintf(buf, sizeof buf, ", credit stall %.4g s, queue mean %.0f B peak %llu B, %llu FECN\n",
+                    l.credit_stall.seconds(), l.mean_queue_bytes, static_cast<unsigned long long>(l.peak_queue_bytes),
+                    static_cast<unsigned long long>(l.fecn));
+      os << counted(l.packets, "packet") << buf;
+    } else {
+      os << counted(l.flows, "flow") << " (at most " << l.peak_flows << " at once)\n";
+    }
   }
 }
 

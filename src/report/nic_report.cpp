@@ -1,5 +1,7 @@
 #include "report/nic_report.hpp"
 
+#include "report/plural.hpp"
+
 namespace simfab {
 
 namespace {
@@ -71,7 +73,7 @@ nlohmann::ordered_json nic_json(const NicResult& n) {
 
 void print_nic(std::ostream& os, const NicResult& n) {
   const nic::NicCounters t = totals(n);
-  os << "nic: portals over " << n.wire << ": " << t.commands << " commands (inline " << t.inline_puts << ", PIO "
+  os << "nic: portals over " << n.wire << ": " << counted(t.commands, "command") << " (inline " << t.inline_puts << ", PIO "
      << t.pio_puts << ", DMA " << t.dma_puts << ", gets " << t.gets << "), wire messages " << t.wire_messages
      << " (Portals ACKs " << t.ptl_acks << ", BXI ACKs " << t.bxi_acks << ", responses " << t.responses << ")";
   if (t.quick_acks) os << ", quick ACKs " << t.quick_acks;

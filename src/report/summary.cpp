@@ -7,6 +7,7 @@
 #include "report/energy_report.hpp"
 #include "report/network_stats.hpp"
 #include "report/nic_report.hpp"
+#include "report/plural.hpp"
 
 namespace simfab {
 
@@ -112,7 +113,7 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   const ExecutionResult& e = r.exec;
   os << "simfab " << SIMFAB_VERSION << ": " << r.application << " (" << r.application_format
      << (r.goal_compiled ? ", compiled" : "") << ", "
-     << r.num_ranks << " ranks) on " << r.platform << ", network model " << r.model << "\n";
+     << counted(static_cast<uint64_t>(r.num_ranks), "rank") << ") on " << r.platform << ", network model " << r.model << "\n";
   os << "predicted makespan: " << with_ps(e.makespan) << "\n";
   const size_t n = e.finish.size();
   if (n <= 16) {

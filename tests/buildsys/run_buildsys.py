@@ -10,7 +10,7 @@
     built ringtime (getopt_long, gettimeofday) reports the LogGOPS hop time of the default cluster
     (2o + L + (s-1)G = 2.8008 us for 1000 bytes, to gettimeofday's microsecond over 40 hops), and fring
     (Fortran) the sum of the ranks, under simfab exec and run directly with SIMFAB_NP;
-  - cmake/: the toolchain file with C and Fortran, POSITION_INDEPENDENT_CODE (CMake adds -fPIE),
+  - cmake/: the toolchain file with C, C++ (iostreams) and Fortran, POSITION_INDEPENDENT_CODE (CMake adds -fPIE),
     check_symbol_exists, check_function_exists and try_run;
   - a plain simfab-cc link of a call simfab lacks fails, naming it.
 Each part exits 77-style (skipped, printed) when its tool (autoreconf, cmake) is missing.
@@ -97,6 +97,10 @@ if shutil.which("cmake"):
             check("CMake-built ringtime runs", "ringtime: 3 ranks, 4 laps of 8 bytes" in out, out)
             out = exec_out(3, os.path.join(cm, "fring"), cwd=cm)
             check("CMake-built fring runs", "fring: 3 ranks, token 3" in out, out)
+            r = sh([SIMFAB, "exec", "-np", "3", "--quiet", os.path.join(cm, "hello_cxx"), "hi"], cm)
+            check("CMake-built C++ (-fPIE, std::cout, stderr) runs",
+                  "hello_cxx: 3 ranks, sum of ranks 3" in r.stdout and "rank 2 says hi" in r.stderr,
+                  r.stdout + r.stderr)
 else:
     print("skip  CMake (no cmake)")
 

@@ -189,7 +189,9 @@ def bad_cases():
         bad("double_free", 2, 2, ["MPI_Request_free"]),
         bad("bad_comm", 2, 2, ["MPI_Send", "invalid communicator"]),
         bad("crash", 3, 4, ["rank 1 crashed"]),
-        bad("overflow", 2, 4, ["rank 0", "overflowed its stack"], opts=["--cfg", "online/stack-size=64KiB"]),
+        # one suggestion that works at once (the process stack, ulimit -s), not a doubling per try
+        bad("overflow", 2, 4, ["rank 0", "overflowed its stack (65536 bytes); raise it with --cfg online/stack-size=8MiB"],
+            opts=["--cfg", "online/stack-size=64KiB"]),
         bad("deadlock", 2, 3, ["deadlock", "MPI_Recv"]),
         bad("abort", 3, 7, ["MPI_Abort"]),
         bad("exit_nonzero", 4, 5, ["rank 2"]),
@@ -199,6 +201,8 @@ def bad_cases():
         bad("bad_pstate", 1, 2, ["simfab_set_pstate", "pstate 1 is out of range", "has 1 pstate"]),
     ]
     cases[5].check = deadlock_check
+    cases.append(Case("bad/overflow at the suggested online/stack-size=8MiB", "bad/overflow", 2,
+                      opts=DECLARED + ["--cfg", "online/stack-size=8MiB"]))
     return cases
 
 

@@ -267,7 +267,7 @@ void null_dereference_outside_fibers() {
 TEST(OnlineCrashGuardDeathTest, StackOverflowInFiberExits4) {
   EXPECT_EXIT(overflow_in_fiber(), ::testing::ExitedWithCode(kExitRankCrash),
               "simfab: rank 3 overflowed its stack \\(65536 bytes\\); raise it with --cfg "
-              "online/stack-size=128KiB");
+              "online/stack-size=8MiB");
 }
 
 TEST(OnlineCrashGuardDeathTest, PooledStackOverflowIsCaughtByTheCanary) {
@@ -276,7 +276,7 @@ TEST(OnlineCrashGuardDeathTest, PooledStackOverflowIsCaughtByTheCanary) {
 #endif
   EXPECT_EXIT(overflow_pooled_stack(), ::testing::ExitedWithCode(kExitRankCrash),
               "simfab: rank 1 overflowed its stack \\(16384 bytes\\); raise it with --cfg "
-              "online/stack-size=32KiB");
+              "online/stack-size=8MiB");
 }
 
 TEST(OnlineCrashGuardDeathTest, NullDereferenceInFiberExits4) {

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """The progress line (report/progress_meter.hpp): shown on stderr when it is a terminal (here a
 pseudo-terminal made by util-linux's `script`), never when stderr is a file or a pipe, and not with
---progress never or --quiet (unless --progress always). The trace is a 32-rank ring of 1,000
+--progress never or --quiet (unless --progress always), nor by default for simfab exec, whose program
+writes to the same terminal. The trace is a 32-rank ring of 1,000
 isend/irecv/waitall rounds per rank (about 96,000 events, over the 65,536 after which the event
 loop first polls the meter).
 
@@ -55,6 +56,20 @@ with tempfile.TemporaryDirectory() as tmp:
         for extra in (" --progress never", " --quiet"):
             p = subprocess.run(["script", "-qec", cmd + extra, "/dev/null"], capture_output=True, text=True)
             check("ranks finished" not in p.stdout, f"{extra.strip()} still printed progress on a terminal")
+        # simfab exec: the program writes to the same terminal, so auto draws no status line over
+        # its lines (issue 35); --progress always still does.
+        cc = os.path.join(os.path.dirname(simfab), "simfab-cc")
+        prog = os.path.join(tmp, "allreduce_loop")
+        b = subprocess.run([cc, "-O2", "-o", prog, os.path.join(sys.argv[2], "examples", "mpi", "allreduce_loop.c")],
+                           capture_output=True, text=True)
+        check(b.returncode == 0, f"simfab-cc failed: {b.stderr}")
+        exe = f"{simfab} exec -np 8 --cfg online/compute=declared {prog} 16 3000"
+        p = subprocess.run(["script", "-qec", exe, "/dev/null"], capture_output=True, text=True)
+        check(p.returncode == 0 and "predicted makespan" in p.stdout, f"exec under a terminal failed: {p.stdout!r}")
+        check("ranks finished" not in p.stdout, f"exec drew a status line among the program's output: {p.stdout!r}")
+        p = subprocess.run(["script", "-qec", exe.replace(" exec ", " exec --progress always "), "/dev/null"],
+                           capture_output=True, text=True)
+        check("ranks finished" in p.stdout, f"exec --progress always drew no status line: {p.stdout!r}")
     else:
         print("note: util-linux `script` is absent; the terminal cases were not run")
 

@@ -33,7 +33,7 @@ import subprocess
 import sys
 import time
 
-FENCE = re.compile(r"^```(\S*)\s*$")
+FENCE = re.compile(r"^( *)```(\S*)\s*$")  # indented inside a list item too
 SKIP = re.compile(r"^<!--\s*not run in CI:\s*(.*?)\s*-->\s*$")
 STATUS = re.compile(r"#\s*exit status (\d+)\s*$")
 COMMENT = re.compile(r"\s{2,}#\s.*$")
@@ -68,13 +68,13 @@ def parse(path, text, errors):
         if not m:
             i += 1
             continue
-        start, lang = i + 1, m.group(1)
+        start, indent, lang = i + 1, len(m.group(1)), m.group(2)
         j = i + 1
-        while j < len(lines) and not lines[j].startswith("```"):
+        while j < len(lines) and not lines[j].lstrip(" ").startswith("```"):
             j += 1
         if j == len(lines):
             raise ValueError(f"{path}:{start}: the block is never closed")
-        body = lines[i + 1:j]
+        body = [b[indent:] if b[:indent].strip() == "" else b.lstrip(" ") for b in lines[i + 1:j]]
         prev = lines[i - 1] if i > 0 else ""
         skip = SKIP.match(prev)
         i = j + 1

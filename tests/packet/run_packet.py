@@ -209,19 +209,10 @@ if j:
     check("all-to-all makespan above the ejection bound", j["makespan_ps"] > 31 * 20000 * 500, "> 310 us", j["makespan_ps"])
 
 # --- deadlock: a ring routed one way round (cyclic channel dependency) is reported, not hung ------
-ring = ["version: 1", "hosts:"] + [f"  - {{name: h{i}, speed: 1Gf}}" for i in range(4)] + ["links:"]
-for i in range(4):
-    ring += [f"  - {{name: {n}{i}, bandwidth: 16Gbps, latency: 5ns}}" for n in ("in", "out", "ring")]
-ring.append("routes:")
-for i in range(4):
-    for d in (1, 2):
-        hops = [f"in{i}"] + [f"ring{(i + k) % 4}" for k in range(d)] + [f"out{(i + d) % 4}"]
-        ring.append(f"  - {{src: h{i}, dst: h{(i + d) % 4}, links: [{', '.join(hops)}], symmetric: false}}")
-ring_yaml = write("ring.yaml", "\n".join(ring) + "\n")
-far = write("far.goal", goal([[f"s: send 65536b to {(i + 2) % 4} tag 0", f"r: recv 65536b from {(i - 2) % 4} tag 0"]
-                              for i in range(4)]))
-near = write("near.goal", goal([[f"s: send 65536b to {(i + 1) % 4} tag 0", f"r: recv 65536b from {(i - 1) % 4} tag 0"]
-                               for i in range(4)]))
+# The README's demo inputs (examples/platforms/ring4_cyclic.yaml, examples/goal/ring4_*.goal).
+EXAMPLE_GOAL = os.path.join(ROOT, "examples", "goal")
+ring_yaml = os.path.join(PLAT, "ring4_cyclic.yaml")
+far, near = os.path.join(EXAMPLE_GOAL, "ring4_far.goal"), os.path.join(EXAMPLE_GOAL, "ring4_near.goal")
 _, p = run(ring_yaml, far, "packet/vl-buffer=2176", expect=3)
 check("a cyclic route's deadlock names the credit cycle",
       "credit cycle" in p.stderr and "ring0 (VL 0) -> ring1 (VL 0) -> ring2 (VL 0) -> ring3 (VL 0) -> ring0" in p.stderr,
@@ -242,8 +233,13 @@ def hotspot(v_size=262144, start_ps=3_000_000_000):
     return write("hot.goal", goal(ranks))
 
 
-hot = hotspot()
-ft8 = fat_tree(8)
+# The README's congestion-tree demo runs these same inputs; they must stay what hotspot() and
+# fat_tree(8) write.
+hot, ft8 = os.path.join(EXAMPLE_GOAL, "hotspot32.goal"), os.path.join(PLAT, "ft32_packet.yaml")
+check("examples/goal/hotspot32.goal is hotspot()'s schedule",
+      [l for l in open(hot) if not l.startswith("//")] == open(hotspot()).readlines(), "equal", hot)
+check("examples/platforms/ft32_packet.yaml is fat_tree(8)",
+      [l for l in open(ft8) if not l.startswith("#")] == open(fat_tree(8)).readlines(), "equal", ft8)
 V, START = 262144, 3_000_000_000
 # Unloaded: a victim alone is one 256-KiB message, sink-bound.
 alone = write("alone.goal", goal([["w: calc 3000000000", "v: send 262144b to 1 tag 1", "v requires w"]]

@@ -19,7 +19,8 @@ symbolic links, so commands read as written from a clone and write their outputs
 The shown output is compared with what the command printed:
   - a line `...` stands for any number of lines, and `...` inside a line for any text;
   - text after two or more spaces and a `# ` at the end of a shown line is the README's comment;
-  - wall-clock figures (wall time, simulation time, events/s, peak memory) are not compared;
+  - wall-clock figures (wall time, simulation time, events/s, peak memory, a phase's seconds) are
+    not compared;
   - every other character is: a number the README shows is the number the command must print.
 A command with no shown output is checked for its exit status only. A command must exit 0, or with
 the status its trailing comment names (`# exit status 2`).
@@ -42,6 +43,7 @@ VOLATILE = [
     (re.compile(r"simulation [0-9.]+ s"), "simulation T s"),
     (re.compile(r"[0-9.]+(e[+-]?[0-9]+)? events/s"), "R events/s"),
     (re.compile(r"peak memory: [0-9.]+ [KMGT]?i?B"), "peak memory: M"),
+    (re.compile(r"( events), [0-9.]+ s$"), r"\1, T s"),  # a phase's wall time (--switch)
 ]
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]")
 TIMEOUT_S = 600

@@ -549,6 +549,7 @@ ExecutionResult Executor::run(Engine::Monitor* monitor) {
   program_.start(*this);
   ExecutionResult res;
   res.events = monitor ? engine_.run(*monitor) : engine_.run();
+  program_.on_engine_done();
   res.network_stuck = net_.stuck();
   for (size_t m = 1; selector_ && m < selector_->model_count(); ++m)
     if (std::string s = selector_->network(static_cast<uint8_t>(m)).stuck(); !s.empty())

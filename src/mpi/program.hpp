@@ -49,6 +49,9 @@ class Program {
   // it was sent (the send op may be gone by now). Front-ends that move real data (online mode)
   // copy the message's payload here; recv's peer, tag and amount already hold the status.
   virtual void on_matched(OpId /*recv*/, uint32_t /*send_user*/) {}
+  // The engine has run out of events (the run is over, finished or deadlocked), before the
+  // executor gathers its results. Online mode ends a run that ranks' failures stopped here.
+  virtual void on_engine_done() {}
 };
 
 }  // namespace simfab

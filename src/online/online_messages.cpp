@@ -142,7 +142,7 @@ void OnlineProgram::start(MPI_Request* r, const char* call) {
 
 void OnlineProgram::probe(int source, int tag, MPI_Comm c, MPI_Status* status, const char* call) {
   // SMPI's MPI_Probe is MPI_Iprobe until found, each poll charged (smpi_polls.hpp).
-  while (options_.smpi_polls.enabled() && !options_.smpi_polls.runaway(SmpiPolls::kIprobe))
+  while (options_.smpi_polls.enabled() && !smpi_polls_wait(SmpiPolls::kIprobe))
     if (iprobe(source, tag, c, status, call)) return;
   const uint32_t i = p2p_request(Request::Kind::kRecv, nullptr, 0, MPI_BYTE, source, tag, c, 0, call);
   Request& q = requests_[i];
@@ -181,7 +181,7 @@ bool OnlineProgram::iprobe(int source, int tag, MPI_Comm c, MPI_Status* status, 
   bool found = false;
   if (options_.smpi_polls.enabled()) {
     found = smpi_poll(SmpiPolls::kIprobe, look);
-    if (!found && options_.smpi_polls.runaway(SmpiPolls::kIprobe)) {
+    if (!found && smpi_polls_wait(SmpiPolls::kIprobe)) {
       probe(source, tag, c, status, call);
       return true;
     }

@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "mpi/call_error.hpp"
 #include "online/datatype.hpp"
+#include "online/flush_output.hpp"
 #include "online/fortran/fortran_support.hpp"
 #include "online/mpi_fatal.hpp"
 #include "online/online_program_detail.hpp"
@@ -97,7 +98,7 @@ void OnlineProgram::handle(SimTime now, uint64_t r) {
 
 void OnlineProgram::resume(RankId r, SimTime t) {
   Rank& R = ranks_[static_cast<size_t>(r)];
-  if (R.done) return;
+  if (R.done || R.parked) return;
   current_ = r;
   R.now = std::max(R.now, t);  // a rank's clock may be ahead of the engine's (poll_sleep)
   R.cpu_mark = cpu_seconds();
@@ -145,11 +146,16 @@ void OnlineProgram::on_kernel_stack(FunctionRef<void()> work) {
   Fiber::yield();  // resume() runs `work` on the main stack and switches straight back
 }
 
-void OnlineProgram::block(std::function<bool()> until, std::string what) {
+void OnlineProgram::block(std::function<bool()> until, std::string what, Wait wait) {
   // A wake is scheduled when the condition held; another rank may have run in between (e.g.
   // taken the lock this one waits for), so check again after every wake.
   while (!until()) {
     Rank& R = rank();
+    if (wait == Wait::kOnOthers && failures_.any()) {  // parked (see Failures in the header)
+      R.parked = true;
+      R.blocked_in = what;
+      leave_rank();
+    }
     R.until = until;
     R.blocked_in = what;
     Fiber::yield();
@@ -213,7 +219,7 @@ void OnlineProgram::charge(SimTime duration, uint8_t flags, bool program_code) {
   R.calc = id;
   R.calc_done = false;
   on_kernel_stack([&] { ex_->ready(id, R.now); });
-  block([&R] { return R.calc_done; }, "computing");
+  block([&R] { return R.calc_done; }, "computing", Wait::kOwnWork);
   advance_to(R.calc_end);
 }
 
@@ -369,38 +375,41 @@ void OnlineProgram::rebalance() {
 }
 
 void OnlineProgram::abort_run(int code) {
-  std::fflush(stdout);
-  std::fprintf(stderr, "simfab: rank %d called MPI_Abort with error code %d; the run stops\n", current_, code);
-  std::fflush(stderr);
-  remove_pending_outputs();
-  std::_Exit(code == 0 ? 1 : code & 0xff);
+  rank().done = true;
+  failures_.add(current_, RankFailures::Kind::kAbort, code);
+  leave_rank();
 }
 
 void OnlineProgram::exit_rank(int status) {
   end_rank(status);
-  Fiber::yield();  // never resumed: the rank is over (its stack is abandoned, not unwound)
+  leave_rank();
+}
+
+void OnlineProgram::leave_rank() {
+  Fiber::yield();  // never resumed: resume() skips a rank that is done or parked
   std::abort();
 }
 
 void OnlineProgram::end_rank(int status) {
   Rank& R = rank();
-  if (status == 0 && R.mpi == Rank::Mpi::kInitialized) {  // as mpirun: MPI_Init without MPI_Finalize
-    std::fflush(stdout);
-    std::fprintf(stderr, "simfab: rank %d called MPI_Init but ended without calling MPI_Finalize; the run stops\n",
-                 current_);
-    std::fflush(stderr);
-    remove_pending_outputs();
-    std::_Exit(1);
-  }
-  if (status != 0) {
-    std::fflush(stdout);
-    std::fprintf(stderr, "simfab: rank %d exited with status %d; the run stops\n", current_, status);
-    std::fflush(stderr);
-    remove_pending_outputs();
-    std::_Exit(status & 0xff);
-  }
   R.done = true;
-  R.exit_status = 0;
+  R.exit_status = status;
+  if (status != 0) failures_.add(current_, RankFailures::Kind::kExit, status);
+  else if (R.mpi == Rank::Mpi::kInitialized)  // as mpirun: MPI_Init without MPI_Finalize
+    failures_.add(current_, RankFailures::Kind::kNoFinalize, 0);
+}
+
+void OnlineProgram::on_engine_done() {
+  if (failures_.any()) stop_failed_run();
+}
+
+void OnlineProgram::stop_failed_run() {
+  flush_program_output();
+  tagger_.reset();  // the ranks' lines it holds, tagged; stdout and stderr restored
+  std::fprintf(stderr, "%s\n", failures_.report().c_str());
+  std::fflush(stderr);
+  remove_pending_outputs();
+  std::_Exit(failures_.exit_status());
 }
 
 const std::string& OnlineProgram::host_name() const { return platform_.host(rank().host).name; }

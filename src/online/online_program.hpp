@@ -26,6 +26,16 @@
 // = CommTable id h - 2; MPI_Request = request index + 1; MPI_Group = group index + 2.
 // Errors in the program's use of MPI are fatal (mpi_fatal: exit 2 naming rank and call).
 //
+// Failures. A rank that exits with a non-zero status, calls MPI_Abort, or ends without
+// MPI_Finalize after MPI_Init does not stop the run at once (rank_failures.hpp): it is over, the
+// engine goes on, and the other ranks run until each has ended or waits on another rank. A rank
+// whose wait began after the first failure (block(), or a poll that finds nothing) is parked: never
+// resumed, whatever completes. Waits begun before it may still complete, and computation goes on
+// (its own time, not a wait). When the engine has nothing left (on_engine_done), the program's
+// output is flushed and the failures are reported in rank order; the exit status is the lowest
+// failing rank's. So a rank's explanation printed at about the point another rank exits is never
+// lost to the order the host happened to run the ranks in.
+//
 // Memory per rank: a Fiber stack (online/stack-size; pooled beyond what guarded stacks' memory
 // mappings allow), its copy of the program, Rank (~200 B);
 // per outstanding request ~160 B; per message in flight its payload.
@@ -58,6 +68,7 @@
 #include "online/output_tagger.hpp"
 #include "online/smpi_polls.hpp"
 #include "online/program_image.hpp"
+#include "online/rank_failures.hpp"
 #include "mpi/coll/first_call.hpp"
 #include "platform/platform.hpp"
 
@@ -110,6 +121,7 @@ class OnlineProgram final : public Program, private EventHandler {
   }
   std::string describe_blocked(RankId r) const override;
   std::string locate_op(OpId id) const override;  // "rank 1: MPI_Recv" (MPI_ERR_TRUNCATE)
+  void on_engine_done() override;  // a run that failures stop ends here (see Failures above)
 
   // ---- the services the C ABI calls (always from inside the running rank's fiber) ----
   RankId me() const { return current_; }
@@ -154,8 +166,10 @@ class OnlineProgram final : public Program, private EventHandler {
   uint64_t migrations() const override { return migrations_; }
   int pstate() const;
   int pstate_count() const;
+  // MPI_Abort and exit() in the program (simfab-cc's --wrap=exit): the running rank is over; a
+  // failure unless exit(0) after MPI_Finalize (or without MPI_Init).
   [[noreturn]] void abort_run(int code);
-  [[noreturn]] void exit_rank(int status);  // exit() in the program (simfab-cc's --wrap=exit)
+  [[noreturn]] void exit_rank(int status);
   int sample_begin(const char* file, int line, int max_runs);
   void sample_end(const char* file, int line);
   void* shared_malloc(size_t bytes);
@@ -276,6 +290,7 @@ class OnlineProgram final : public Program, private EventHandler {
     bool reported_any = false;      // outputs: the rank's computation from 0 on has been reported
     enum class Mpi : uint8_t { kBefore, kInitialized, kFinalized } mpi = Mpi::kBefore;
     bool done = false;
+    bool parked = false;  // a wait begun after a failure: never resumed (see Failures above)
     bool wake_scheduled = false;
     bool calc_done = false;
     uint32_t spins = 0;        // failed polls in a row (test/iprobe with no computation between)
@@ -337,12 +352,19 @@ class OnlineProgram final : public Program, private EventHandler {
   void resume(RankId r, SimTime t);
   void run_rank(RankId r);  // the fiber's body
   // The running rank ends with `status` (main returned it, or exit()): a non-zero status, or an
-  // MPI_Init without MPI_Finalize, stops the run as mpirun does.
+  // MPI_Init without MPI_Finalize, is a failure (see Failures above).
   void end_rank(int status);
+  // The running rank, done or parked, never runs again (its stack is abandoned, not unwound).
+  [[noreturn]] void leave_rank();
+  // Flushes the program's output, reports failures_ and ends the process with their status.
+  [[noreturn]] void stop_failed_run();
   Rank& rank() { return ranks_[static_cast<size_t>(current_)]; }
   const Rank& rank() const { return ranks_[static_cast<size_t>(current_)]; }
-  // Blocks the running rank until `until()` holds (checked after each of its events).
-  void block(std::function<bool()> until, std::string what);
+  // Blocks the running rank until `until()` holds (checked after each of its events). kOnOthers:
+  // a wait for other ranks or the network, which after a failure parks the rank; kOwnWork: its
+  // own computation, which goes on.
+  enum class Wait : uint8_t { kOnOthers, kOwnWork };
+  void block(std::function<bool()> until, std::string what, Wait wait = Wait::kOnOthers);
   // A communicator creation's cost: the agreement collective over `over`, started as the caller's
   // collective request (index returned); finish_creation waits for it and for `created`.
   uint32_t start_creation_cost(const CommRef& over, mpi::CommId over_id, TiKind kind, const char* call);
@@ -359,13 +381,17 @@ class OnlineProgram final : public Program, private EventHandler {
   void on_kernel_stack(FunctionRef<void()> work);
   void advance_to(SimTime t);      // the running rank sleeps until t (no-op when t <= now)
   // A failed poll (MPI_Test*, MPI_Iprobe) of the running rank: true once kSpinLimit of them came in
-  // a row with nothing else in between. The poll then waits for what it tests, so a program that
-  // only spins advances to the event it waits for, and a poll that can never succeed ends in a
-  // deadlock report instead of spinning forever.
+  // a row with nothing else in between, or any one once a rank has failed. The poll then waits for
+  // what it tests, so a program that only spins advances to the event it waits for, and a poll
+  // that can never succeed ends in a deadlock report (or, after a failure, parks the rank) instead
+  // of spinning forever.
   bool spinning();
   static constexpr uint32_t kSpinLimit = 64;
   // Under SMPI's poll times: charges the poll of `kind` (options_.smpi_polls), then looks.
   bool smpi_poll(SmpiPolls::Kind kind, FunctionRef<bool()> look);
+  // Under SMPI's poll times, whether a failed poll of `kind` turns into a wait (as spinning()):
+  // after SmpiPolls' runaway count, or once a rank has failed.
+  bool smpi_polls_wait(SmpiPolls::Kind kind) const;
   uint32_t p2p_request(Request::Kind kind, const void* buf, int count, MPI_Datatype type, int peer, int tag,
                        MPI_Comm c, uint8_t flags, const char* call);
   std::string describe_request(uint32_t index, const char* call) const;
@@ -407,6 +433,7 @@ class OnlineProgram final : public Program, private EventHandler {
   void sync_engine();  // the engine's clock catches up with the running rank's (a wake)
   double clock_cost_s_ = 0;  // CPU seconds one reading of the thread CPU clock costs
   std::unique_ptr<OutputTagger> tagger_;  // --tag-output
+  RankFailures failures_;
   std::optional<FunctionRef<void()>> kernel_work_;  // set by on_kernel_stack for resume()
   std::vector<Request> requests_;
   uint32_t free_requests_ = UINT32_MAX;

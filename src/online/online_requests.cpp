@@ -125,7 +125,11 @@ void OnlineProgram::wait(MPI_Request* r, MPI_Status* status, const char* call) {
 bool OnlineProgram::spinning() {
   Rank& R = rank();
   R.spins = R.spin_streak + 1;
-  return R.spins > kSpinLimit;
+  return R.spins > kSpinLimit || failures_.any();
+}
+
+bool OnlineProgram::smpi_polls_wait(SmpiPolls::Kind kind) const {
+  return options_.smpi_polls.runaway(kind) || failures_.any();
 }
 
 bool OnlineProgram::smpi_poll(SmpiPolls::Kind kind, FunctionRef<bool()> look) {
@@ -143,7 +147,7 @@ bool OnlineProgram::test(MPI_Request* r, MPI_Status* status, const char* call) {
   if (*r != MPI_REQUEST_NULL) request_of(*r, call);
   if (options_.smpi_polls.enabled() && *r != MPI_REQUEST_NULL) {
     if (!smpi_poll(SmpiPolls::kTest, [&] { return done(*r); })) {
-      if (!options_.smpi_polls.runaway(SmpiPolls::kTest)) return false;
+      if (!smpi_polls_wait(SmpiPolls::kTest)) return false;
       wait(r, status, call);  // a poll that cannot succeed: wait (deadlocks are reported)
       return true;
     }
@@ -200,7 +204,7 @@ bool OnlineProgram::test_all(int n, MPI_Request* rs, MPI_Status* statuses, const
     bool found = true;
     for (int i = 0; i < n; ++i)
       if (rs[i] != MPI_REQUEST_NULL) found &= smpi_poll(SmpiPolls::kTest, [&] { return done(rs[i]); });
-    if (!found && !options_.smpi_polls.runaway(SmpiPolls::kTest)) return false;
+    if (!found && !smpi_polls_wait(SmpiPolls::kTest)) return false;
   } else if (!all() && !spinning()) {
     charge_mpi(options_.poll_cost);
     if (!all()) return false;
@@ -233,7 +237,7 @@ bool OnlineProgram::wait_any(int n, MPI_Request* rs, int* index, MPI_Status* sta
   };
   if (!blocking && options_.smpi_polls.enabled()) {
     if (!smpi_poll(SmpiPolls::kTestany, [&] { return active_done(true) >= 0; }) &&
-        !options_.smpi_polls.runaway(SmpiPolls::kTestany))
+        !smpi_polls_wait(SmpiPolls::kTestany))
       return false;
   } else if (!blocking && active_done(true) < 0 && !spinning()) {
     charge_mpi(options_.poll_cost);
@@ -262,7 +266,7 @@ int OnlineProgram::wait_some(int n, MPI_Request* rs, int* indices, MPI_Status* s
       ++out;
     }
     if (!any_active) return MPI_UNDEFINED;
-    if (out > 0 || !options_.smpi_polls.runaway(SmpiPolls::kTest)) return out;
+    if (out > 0 || !smpi_polls_wait(SmpiPolls::kTest)) return out;
     blocking = true;  // a poll that cannot succeed: wait (deadlocks are reported)
   }
   int first = 0;

@@ -1,6 +1,5 @@
 #include "online/output_tagger.hpp"
 
-#include <dlfcn.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -10,6 +9,7 @@
 
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "online/flush_output.hpp"
 
 namespace simfab::online {
 
@@ -42,18 +42,6 @@ void exit_flush() noexcept {
     ::dup2(g_real[s], s + 1);
     g_mem[s] = -1;
   }
-}
-
-// gfortran's units buffer their own output: FLUSH of every unit (_gfortran_flush_i4(NULL)), when a
-// Fortran program brought libgfortran in.
-void flush_fortran() {
-  static void (*flush)(int*) = nullptr;
-  if (!flush) {
-    void* lib = ::dlopen("libgfortran.so.5", RTLD_LAZY | RTLD_NOLOAD);
-    if (lib) flush = reinterpret_cast<void (*)(int*)>(::dlsym(lib, "_gfortran_flush_i4"));
-    if (lib) ::dlclose(lib);
-  }
-  if (flush) flush(nullptr);
 }
 
 }  // namespace
@@ -95,8 +83,7 @@ void OutputTagger::before_slice() {
 }
 
 void OutputTagger::after_slice(int rank) {
-  std::fflush(nullptr);
-  flush_fortran();
+  flush_program_output();
   drain(0, rank);
   drain(1, rank);
 }

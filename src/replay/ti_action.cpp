@@ -301,7 +301,9 @@ class LineParser {
       case TiKind::kIrsend: {
         args(3, 4);
         const bool receive = a.kind == TiKind::kRecv || a.kind == TiKind::kIrecv;
-        a.peer = receive ? source_arg(next()) : dest_arg(next());
+        const Tok peer = next();
+        a.peer = receive ? source_arg(peer) : dest_arg(peer);
+        a.undefined_source = a.kind == TiKind::kIrecv && undefined(peer);
         a.tag = tag(next(), receive);
         const uint64_t c = count(next());
         a.bytes = c * dt(n == 4);
@@ -568,17 +570,22 @@ class LineParser {
                                                                       : "a communicator id (1 or more)"));
   }
 
+  // SMPI's -333 (MPI_UNDEFINED) where a peer is expected: ti_action.hpp says what it stands for.
+  static bool undefined(const Tok& t) {
+    int64_t v = 0;
+    return to_int(t, v) && v == kTiUndefined;
+  }
   // A receive's or probe's source: a rank, any source (-555 or -333) or MPI_PROC_NULL (-666).
   RankId source_arg(const Tok& t) const {
     int64_t v = 0;
-    if (to_int(t, v) && (v == kTiAnySource || v == kTiAnySourceWritten)) return kAnySource;
+    if (undefined(t) || (to_int(t, v) && v == kTiAnySource)) return kAnySource;
     if (to_int(t, v) && v == kTiProcNull) return kProcNull;
     return rank_arg(t, "source");
   }
   // A send's destination: a rank or MPI_PROC_NULL (-666, or -333: what SMPI writes for it).
   RankId dest_arg(const Tok& t) const {
     int64_t v = 0;
-    if (to_int(t, v) && (v == kTiProcNull || v == kTiProcNullWritten)) return kProcNull;
+    if (undefined(t) || (to_int(t, v) && v == kTiProcNull)) return kProcNull;
     return rank_arg(t, "destination");
   }
   // `<src> <dst> <tag>` of a request, as isend/irecv keyed it (src may be any source). Where
@@ -598,6 +605,7 @@ class LineParser {
       return;
     }
     a.peer = source_arg(src);
+    a.undefined_source = undefined(src);
     a.peer2 = dest_arg(dst);
     a.tag = tag(t, true);
   }

@@ -64,14 +64,17 @@ enum class TiKind : uint8_t {
 };
 
 // Special ranks in point-to-point actions (SMPI 3.32's values: smpi.h). A receive's or probe's
-// source may be any (-555, MPI_ANY_SOURCE, or -333, what SMPI's TI writer records for it); any
-// peer may be MPI_PROC_NULL (-666). Tags -1 and -444 (MPI_ANY_TAG) are any tag.
+// source may be any (-555, MPI_ANY_SOURCE); any peer may be MPI_PROC_NULL (-666). Tags -1 and
+// -444 (MPI_ANY_TAG) are any tag. SMPI's TI writer never writes -555 or -666: it writes a peer as
+// MPI_COMM_WORLD's rank of the peer's actor, and MPI_ANY_SOURCE and MPI_PROC_NULL have none, so
+// both come out as MPI_UNDEFINED, -333. A send's -333 is MPI_PROC_NULL; a blocking recv's or a
+// sendRecv's -333 is any source (SMPI records no MPI_Recv or MPI_Sendrecv from MPI_PROC_NULL); an
+// irecv's -333, and the source -333 of a wait or test key, is either: TiAction::undefined_source
+// marks it, replay/ti_undefined_sources.hpp settles it.
 inline constexpr int32_t kTiAnySource = -555;
-inline constexpr int32_t kTiAnySourceWritten = -333;
 inline constexpr int32_t kTiProcNull = -666;
-inline constexpr int32_t kTiProcNullWritten = -333;  // SMPI writes MPI_PROC_NULL as -333 too
 inline constexpr int32_t kTiAnyTag = -444;
-inline constexpr int32_t kTiUndefined = -333;  // MPI_UNDEFINED (SMPI; -32766 is accepted too)
+inline constexpr int32_t kTiUndefined = -333;  // MPI_UNDEFINED (SMPI; -32766 is accepted too for a colour)
 
 struct TiAction {
   TiKind kind = TiKind::kInit;
@@ -86,6 +89,8 @@ struct TiAction {
   Bytes dt_size = 1;  // size of the action's first datatype (elements = bytes / dt_size; selectors)
   bool nonblocking = false;  // a collective named with a leading `i` (ibcast, iallreduce, ...)
   bool coll_request = false;  // wait/test: SMPI's key of a non-blocking collective (tag = SMPI's tag)
+  bool undefined_source = false;  // irecv, wait, test, cancel: the source was written -333 (peer is then
+                                  // kAnySource): MPI_ANY_SOURCE or MPI_PROC_NULL (above)
   double amount = 0;
   Bytes bytes = 0;
   Bytes bytes2 = 0;

@@ -22,7 +22,8 @@ TiProgram::TiProgram(TiTrace& trace, OpPool& ops, const Platform& platform, std:
                      coll::CollChoice choice, energy::LbOptions lb, coll::FirstCallCosts first_call)
     : trace_(trace), ops_(ops), platform_(platform), rank_host_(std::move(rank_host)), lb_(lb), runner_(ops), choice_(choice),
       first_call_(std::move(first_call)),
-      comms_(trace.num_ranks()), world_(comms_.at(mpi::kCommWorld, "MPI_COMM_WORLD")), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }) {
+      comms_(trace.num_ranks()), world_(comms_.at(mpi::kCommWorld, "MPI_COMM_WORLD")), matcher_([this](int32_t r, uint64_t position) { return where(r, position); }),
+      undefined_(TiUndefinedSources::scan(trace)) {
   SIMFAB_CHECK(rank_host_.size() == static_cast<size_t>(trace.num_ranks()),
                "make_ti_program: rank_host must have one host per rank");
   for (HostId h : rank_host_)
@@ -75,7 +76,8 @@ void TiProgram::advance(RankId r, SimTime t) {
     s.line = line.begin;
     const std::string_view file = trace_.file_name(line.file);
     const mpi::Comm& comm = member_comm(r, ti_line_comm(file, line), line);
-    const TiAction a = parse_ti_action(file, line, p, s.flags & kDefaultDouble, counts_, comm.size());
+    TiAction a = parse_ti_action(file, line, p, s.flags & kDefaultDouble, counts_, comm.size());
+    undefined_.resolve(a, r);
     if (ex_->activity() && !ti_is_collective(a.kind)) report_call(r, t, a, comm, nullptr);
     CallSites& sites = ex_->call_sites();
     if (a.kind == TiKind::kCompute) {
@@ -272,6 +274,7 @@ bool TiProgram::start_p2p(RankId r, const TiAction& a, const mpi::Comm& comm, Si
       const uint32_t req = send ? add_request(r, r, world(a.peer), a.tag) : add_request(r, world(a.peer), r, a.tag);
       requests_[req].line = s.line;
       requests_[req].comm = a.comm;
+      requests_[req].undefined_source = a.undefined_source;
       if (a.peer == kProcNull) {  // born completed
         --s.open_reqs;
         return false;
@@ -505,7 +508,7 @@ void TiProgram::complete_request(RankId r, uint32_t req, SimTime t) {
 uint32_t TiProgram::add_request(RankId r, int32_t src, int32_t dst, int32_t tag) {
   const uint32_t id = requests_.acquire();
   SIMFAB_CHECK(id < kSyncOp, "more than 2^31-3 outstanding requests");
-  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, 0, false, false};
+  requests_[id] = Request{0, kNoOp, src, dst, tag, kNone, 0, false, false, false};
   RankState& s = rank(r);
   if (s.req_tail == kNone) s.req_head = id;
   else requests_[s.req_tail].next = id;
@@ -573,6 +576,11 @@ std::string TiProgram::locate_op(OpId id) const {
 
 std::string TiProgram::describe_request(uint32_t req) const {
   const Request& q = requests_[req];
+  if (q.undefined_source)  // TiUndefinedSources left it a wildcard: say what else it may have been
+    return describe_op(q.op) +
+           " (its source was written -333 in the trace, SMPI's value for MPI_PROC_NULL as well as for "
+           "MPI_ANY_SOURCE: it may be an MPI_Irecv from MPI_PROC_NULL in the original program, which receives "
+           "nothing; it is replayed as a wildcard because messages with its tag reach this rank)";
   if (!q.coll) return describe_op(q.op);
   const std::string d = runner_.describe(q.op);
   return "non-blocking collective" + (d.empty() ? std::string(" waits for other ranks") : ": " + d);
@@ -601,7 +609,7 @@ std::string TiProgram::describe_blocked(RankId r) const {
     case State::kWaitRequest: {
       const Request& q = requests_[s.wait];
       return at + "wait for the request (src " + std::to_string(q.src) + ", dst " + std::to_string(q.dst) +
-             ", tag " + std::to_string(q.tag) + "): " + describe_op(q.op);
+             ", tag " + std::to_string(q.tag) + "): " + describe_request(s.wait);
     }
     case State::kWaitAll:
     case State::kFinalizing: {

@@ -56,6 +56,7 @@
 #include "platform/platform.hpp"
 #include "replay/ti_action.hpp"
 #include "replay/ti_trace.hpp"
+#include "replay/ti_undefined_sources.hpp"
 
 namespace simfab {
 
@@ -136,6 +137,7 @@ class TiProgram final : public Program {
     int32_t comm = 0;       // its communicator (src, dst: world ranks)
     bool marked = false;    // one of the requests a pending waitany/waitsome waits for
     bool coll = false;      // a non-blocking collective's: `op` is its FragmentRunner run
+    bool undefined_source = false;  // an irecv -333 left a wildcard: maybe MPI_PROC_NULL (deadlock hint)
   };
   static_assert(sizeof(Request) == 40, "Request is documented as 40 bytes");
   // Op::user of the ops that are not requests' (below FragmentRunner::kOpFlag, like kNoRequest).
@@ -234,6 +236,7 @@ class TiProgram final : public Program {
   std::vector<int32_t> group_;  // scratch: comm_create's group
   size_t done_ = 0;             // ranks finished (the last one checks no collective is left half-called)
   coll::Fragment frag_;        // scratch: the collective being started
+  TiUndefinedSources undefined_;  // what the trace's irecvs -333 stand for (scanned at construction)
   std::vector<Bytes> counts_;  // scratch: per-rank counts of the v-collective being parsed
   // CollCall::smp_ready per smp_key(communicator id, rank): SimGrid's init_smp has run. Kept only
   // when the collective choice can run it (CollChoice::uses_smp_setup: smpi-mpich).

@@ -12,6 +12,7 @@
 #include "replay/ti_action.hpp"
 #include "replay/ti_duration.hpp"
 #include "replay/ti_program.hpp"
+#include "replay/ti_undefined_sources.hpp"
 
 namespace simfab {
 
@@ -24,9 +25,10 @@ constexpr int32_t kNoKey = INT32_MIN;     // a non-blocking collective's request
 class TiGoalExporter {
  public:
   TiGoalExporter(TiTrace& trace, const Platform& platform, std::span<const HostId> rank_host,
-                 const coll::CollChoice& choice, const TiGoalComms& comms, GoalWriter& out)
+                 const coll::CollChoice& choice, const TiGoalComms& comms, const TiUndefinedSources& undefined,
+                 GoalWriter& out)
       : trace_(trace), platform_(platform), rank_host_(rank_host), choice_(choice), comms_(comms),
-        tags_(comms.sub_comms()), out_(out) {}
+        undefined_(undefined), tags_(comms.sub_comms()), out_(out) {}
 
   // Writes the block of the next rank.
   void export_rank();
@@ -92,6 +94,7 @@ class TiGoalExporter {
   std::span<const HostId> rank_host_;
   const coll::CollChoice& choice_;
   const TiGoalComms& comms_;
+  const TiUndefinedSources& undefined_;  // what the trace's irecvs -333 stand for, as replay decides
   const GoalTags tags_;
   GoalWriter& out_;
 
@@ -156,7 +159,8 @@ void TiGoalExporter::export_rank() {
     const std::string_view file = trace_.file_name(line.file);
     Held& comm = held(ti_line_comm(file, line), line);
     const int size = comm.instance == 0 ? 0 : comms_.comm(comm.instance).group.size();
-    const TiAction a = parse_ti_action(file, line, trace_.num_ranks(), default_double_, counts_, size);
+    TiAction a = parse_ti_action(file, line, trace_.num_ranks(), default_double_, counts_, size);
+    undefined_.resolve(a, rank_);
     if (!action(a, line, comm)) {
       check_nothing_after_finalize(pos, line);
       break;
@@ -523,8 +527,9 @@ GoalExportStats write_ti_as_goal(TiTrace& trace, const Platform& platform, std::
   for (HostId h : rank_host)
     SIMFAB_CHECK(h >= 0 && h < platform.host_count(), "write_ti_as_goal: rank mapped to an unknown host");
   const TiGoalComms comms(trace);
+  const TiUndefinedSources undefined = TiUndefinedSources::scan(trace);
   GoalWriter writer(out, trace.num_ranks());
-  TiGoalExporter exporter(trace, platform, rank_host, choice, comms, writer);
+  TiGoalExporter exporter(trace, platform, rank_host, choice, comms, undefined, writer);
   for (int r = 0; r < trace.num_ranks(); ++r) exporter.export_rank();
   writer.finish();
   return GoalExportStats{writer.ops_written(), writer.dependencies_written()};

@@ -75,7 +75,8 @@
 // are collectives of every parent member, so `tag any` is only exportable in ranks that make no
 // collective, hence use MPI_COMM_WORLD alone (a collective message reaches such a rank only from
 // a collective it never calls, which replay leaves unmatched: not checked).
-// A wildcard source (-555/-333) is written `from any`; with a concrete tag it stays in its range.
+// A wildcard source (-555, or an SMPI -333 that TiUndefinedSources leaves one, as replay) is written
+// `from any`; with a concrete tag it stays in its range.
 //
 // Equivalence with replay: the executor sees the same ops, released at the same times and in the
 // same order per predecessor (a collective's roots in fragment order, sendrecv's send before its

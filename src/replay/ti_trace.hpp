@@ -40,8 +40,8 @@
 // | compute       | <flops>                                               | calc flops/speed, blocking
 // | sleep         | <seconds>                                             | calc of that time, blocking
 // | send, recv    | <peer> <tag> <count> [<dt>]                           | blocking send / receive
-//                   (a receive's peer may be -555 or -333: any source; a tag -1 or -444: any tag;
-//                   a send's peer -666 or -333: MPI_PROC_NULL)
+//                   (a receive's peer may be -555: any source; a tag -1 or -444: any tag; any
+//                   peer -666: MPI_PROC_NULL; SMPI's -333: see "WHAT SMPI 3.32 WRITES")
 // | isend, irecv  | <peer> <tag> <count> [<dt>]                           | non-blocking: a request
 // | wait          | <src> <dst> <tag>                                     | waits for that request
 //                   (a tag below -1 other than -444: SMPI's wait for a non-blocking collective)
@@ -80,16 +80,25 @@
 // |                                   |   (t = SMPI's internal tag - 1, e.g. -4446 | non-blocking collective
 // |                                   |   allreduce; x, y meaningless) |
 // | -333 as a send's peer             | MPI_PROC_NULL        | MPI_PROC_NULL (no message)
-// | -333 as a receive's source        | MPI_ANY_SOURCE, or MPI_PROC_NULL | any source: SMPI writes both
-// |                                   |                      | alike, so an irecv from MPI_PROC_NULL
-// |                                   |                      | becomes a wildcard receive (it may deadlock)
+// | -333 as a recv's or sendRecv's    | MPI_ANY_SOURCE (no MPI_Recv or | any source
+// |   source                          |   MPI_Sendrecv from MPI_PROC_NULL is recorded) |
+// | -333 as an irecv's source, and as | MPI_ANY_SOURCE or MPI_PROC_NULL | MPI_PROC_NULL where no message
+// |   the source of its wait's key    |   (both are MPI_UNDEFINED | sent to the rank with that tag is
+// |   (`wait -333 <rank> <tag>`)      |   to SMPI's writer)  | left for it, else any source
+// |                                   |                      | (replay/ti_undefined_sources.hpp;
+// |                                   |                      | the deadlock report names the -333)
+// | -333 as a wait key's destination  | an isend to MPI_PROC_NULL | its request (born completed)
+// | -444 as a tag                     | MPI_ANY_TAG (the wait of such an irecv too) | any tag
+// | roots of collectives              | the root as given: a rank of the call's communicator | the root
 // | location  0 (no file, line 0)     | every call, with smpi/trace-call-location | an unknown site
 // | gatherv/scatterv with zero counts | the non-roots' calls | the root's counts are the ones used
 // | <dt> -1                           | a derived datatype   | 0 bytes per element, as SimGrid's table
 // Not written at all: MPI_Comm_split/dup/create/free (a sub-communicator's collective is written
 // as MPI_COMM_WORLD's, with its local root), MPI_Probe (its polling is a `compute`), MPI_Waitsome,
 // MPI_Cancel (the cancelled receive's wait then never completes, in any replay), a blocking
-// MPI_Recv from MPI_PROC_NULL. Refused with the reason (no replay can recover them):
+// MPI_Recv from MPI_PROC_NULL, and an MPI_Sendrecv with MPI_PROC_NULL on either side: SMPI then
+// records neither half, so the other half's message is missing and the peer's matching call of a
+// recorded trace waits for ever (a shift's end ranks: no replay can recover it). Refused with the reason (no replay can recover them):
 // `Start <dst> <tag> <bytes> <dt>` (MPI_Start: a receive's source is missing, the byte count is
 // written with the element's datatype), a bare `Startall`, and MPI_Reduce_scatter_block, which
 // SMPI writes as `reducescatter` followed by zeros of no fixed length ("0 0", "0 0 0 0 0 1"): a
@@ -97,7 +106,8 @@
 // SimGrid 3.32's own replay runs only init, finalize, comm_size/split/dup (no-ops), location
 // (with a file name), compute, sleep, send, isend, recv, irecv, test, wait, waitall, barrier,
 // bcast, reduce, allreduce, alltoall(v), gather(v), allgather(v), scatter(v), reducescatter, scan,
-// exscan and sendRecv: it rejects the other records above (and deadlocks or aborts on -333).
+// exscan and sendRecv: it rejects the other records above, aborts on a -333 send or irecv ("Actor
+// pid=-1 is gone??") and deadlocks on a -333 recv (it reads -333 as a rank).
 //
 // ---- SIMFAB EXTENSIONS (the MPI layer of issue 4; SimGrid 3.32 rejects these lines but scan) ----
 // Point-to-point (peers as in send/recv; -666 = MPI_PROC_NULL anywhere a peer is expected):

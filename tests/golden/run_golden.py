@@ -144,5 +144,17 @@ with tempfile.TemporaryDirectory() as d:
     check("deadlock report", "rank 0:" in se and "dead.goal:3: recv of 8 B from rank 1 tag 4" in se, "blocked rank 0 named", se)
     check("deadlock writes no JSON", not os.path.exists(out), "no file", os.listdir(d))
 
+# SMPI writes an MPI_Irecv's MPI_PROC_NULL and MPI_ANY_SOURCE alike (-333): the recorded stencil2d
+# replays, and a deadlock on a -333 irecv left a wildcard says it may have been MPI_PROC_NULL.
+code, so, se = run(["run", "--platform", "examples/platforms/cluster16.xml", "--trace",
+                    "examples/ti/smpi/stencil4.txt"])
+check("smpi stencil2d recording replays", code == 0, "exit 0", f"exit {code}: {se.strip()[:400]}")
+with tempfile.TemporaryDirectory() as d:
+    t = os.path.join(d, "dead333.txt")
+    open(t, "w").write("0 irecv -333 7 8 0\n0 wait -333 0 7\n0 send 1 1 8 0\n1 recv 0 1 8 0\n1 send 0 7 8 0\n")
+    code, so, se = run(["run", "--platform", "examples/platforms/cluster16.xml", "--trace", t])
+    check("-333 deadlock exit 3", code == 3, 3, code)
+    check("-333 deadlock hint", "rank 0:" in se and "MPI_Irecv from MPI_PROC_NULL" in se, "the hint for rank 0", se)
+
 print(f"{golden_check.passed} passed, {golden_check.failed} failed")
 sys.exit(1 if golden_check.failed else 0)

@@ -212,6 +212,17 @@ TEST(GoalExport, RoundTripProcNullWildcardsSendrecv) {
   expect_round_trip(p, kCluster16, {});
 }
 
+// SMPI's -333 irecv sources are settled as replay settles them (replay/ti_undefined_sources.hpp):
+// stencil2d's missing neighbours (MPI_PROC_NULL) write no receive at all.
+TEST(GoalExport, RoundTripSmpiRecordingWithUndefinedSources) {
+  const std::string t = kSrc + "/examples/ti/smpi/stencil4.txt";
+  expect_round_trip(t, kCluster16, {});
+  expect_round_trip(t, kCluster16, {"network/model=smpi"});
+  const std::string text = export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0}, {});
+  EXPECT_EQ(text.find("from any"), std::string::npos);
+  EXPECT_NE(text.find("recv 64b from 2 tag 1"), std::string::npos) << text.substr(0, 2000);
+}
+
 // The collectives of every_collective_trace on communicator `comm` of `p` ranks, for the rank whose
 // local rank is `local` (v-counts relative to the communicator).
 std::string comm_collectives(const std::string& R, int local, int p, const std::string& comm) {

@@ -181,9 +181,16 @@ TEST(TiAction, SmpiSpellings) {
   EXPECT_EQ(a.tag, 0);
   EXPECT_EQ(a.tag2, 0);
   EXPECT_EQ(parse("0 sendRecv 8 1 8 1", 2).action.bytes2, 8u);  // datatypes optional (default BYTE)
-  a = parse("0 sendRecv 1 -333 1 -333 0 0", 2).action;  // MPI_PROC_NULL both ways
-  EXPECT_EQ(a.peer, kProcNull);
-  EXPECT_EQ(a.peer2, kAnySource);  // -333 as a source: SMPI writes any source and PROC_NULL alike
+  a = parse("0 sendRecv 1 -333 1 -333 0 0", 2).action;
+  EXPECT_EQ(a.peer, kProcNull);     // -333 as a destination: MPI_PROC_NULL
+  EXPECT_EQ(a.peer2, kAnySource);   // as sendRecv's source: MPI_ANY_SOURCE (SMPI records no
+  EXPECT_FALSE(a.undefined_source);  // MPI_Sendrecv from MPI_PROC_NULL), so not undefined
+  a = parse("0 irecv -333 4 8", 2).action;  // an irecv's -333: MPI_ANY_SOURCE or MPI_PROC_NULL
+  EXPECT_EQ(a.peer, kAnySource);
+  EXPECT_TRUE(a.undefined_source);
+  EXPECT_FALSE(parse("0 recv -333 4 8", 2).action.undefined_source);
+  EXPECT_TRUE(parse("0 wait -333 0 4", 2).action.undefined_source);
+  EXPECT_FALSE(parse("0 wait 0 -333 4", 2).action.undefined_source);
 
   a = parse("0 waitAny 2", 2).action;
   EXPECT_EQ(a.kind, TiKind::kWaitany);

@@ -3,10 +3,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <iostream>
 
 #include "cli_options.hpp"
@@ -50,6 +53,32 @@ void remove_partial_outputs(const HybridRunOptions& o, bool stats_dir_existed) {
   }
 }
 
+// The program's file: PROGRAM itself when it names a path, else its first match on $PATH.
+std::string program_file(const std::string& program) {
+  if (program.find('/') != std::string::npos) return program;
+  const char* path = std::getenv("PATH");
+  std::string dirs = path ? path : "";
+  for (size_t begin = 0; begin <= dirs.size();) {
+    const size_t end = std::min(dirs.find(':', begin), dirs.size());
+    const std::string candidate = (end > begin ? dirs.substr(begin, end - begin) : ".") + "/" + program;
+    if (access(candidate.c_str(), X_OK) == 0) return candidate;
+    begin = end + 1;
+  }
+  return program;
+}
+
+// Whether the program was built by simfab-cc/-cxx/-fc for simfab exec: such programs link
+// libsimfab-abi.so (apps/wrappers), which names itself in their dynamic section. Under mpirun they
+// would each start a simulation of their own and never meet the simulator.
+bool built_for_exec(const std::string& file) {
+  std::ifstream in(file, std::ios::binary);
+  char magic[4] = {};
+  if (!in.read(magic, 4) || std::memcmp(magic, "\x7f" "ELF", 4) != 0) return false;
+  const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  static const std::string kAbi("libsimfab-abi.so\0", 17);
+  return bytes.find(kAbi) != std::string::npos;
+}
+
 }  // namespace
 
 int cmd_hybrid(const std::vector<std::string>& args) {
@@ -86,6 +115,11 @@ int cmd_hybrid(const std::vector<std::string>& args) {
   }
   if (np == 0) throw usage_error("give the number of ranks: simfab hybrid -np N [options] -- PROGRAM [ARGS...]");
   if (i == args.size()) throw usage_error("give the program to run: simfab hybrid -np N [options] -- PROGRAM [ARGS...]");
+  if (built_for_exec(program_file(args[i])))
+    throw InputError(SourceLoc{args[i], 0, 0},
+                     "built with simfab's compiler wrappers (simfab-cc, simfab-cxx, simfab-fc), for simfab exec; "
+                     "simfab hybrid runs a program built with the real MPI's compilers (mpicc, mpicxx, mpif90): "
+                     "rebuild it with mpicc, or run this one with simfab exec");
 
   // Check what can be checked before the job starts: the options, keys and values, the platform,
   // the mapping, the model and the hybrid keys (the simulator checks them again).

@@ -327,6 +327,9 @@ check("an unknown key: exit 2 before the job starts, with a suggestion", "did yo
       "did you mean", p.stderr[-300:])
 _, p = hybrid(20, "--platform", CLUSTER, "--", pingpong, expect=2)
 check("a platform with fewer hosts than ranks: exit 2", "16 hosts" in p.stderr, "16 hosts", p.stderr[-300:])
+_, p = hybrid(2, "--", sim_pingpong, expect=2, timeout=60)
+check("a program built with simfab-cc (for simfab exec): exit 2 at once, saying to rebuild it with mpicc",
+      "built with simfab's compiler wrappers" in p.stderr and "mpicc" in p.stderr, "the reason", p.stderr[-300:])
 _, p = hybrid(2, "--cfg", "hybrid/compute-scale=fast", "--", pingpong, expect=2)
 check("a bad hybrid/compute-scale: exit 2 naming it", "hybrid/compute-scale" in p.stderr, "hybrid/compute-scale",
       p.stderr[-300:])

@@ -168,7 +168,7 @@ def run_block(block, scratch, env):
     raw, deadline = b"", time.monotonic() + TIMEOUT_S
     while True:
         if time.monotonic() > deadline:
-            proc.kill()
+            os.killpg(proc.pid, 9)  # the block's whole session: mpirun and its ranks too
             raise TimeoutError(f"{block.path}:{block.line}: the block ran over {TIMEOUT_S} s")
         ready, _, _ = select.select([master], [], [], 1.0)
         if not ready:

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <ostream>
 #include <queue>
+#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -219,6 +220,27 @@ std::string parser_message(const std::string& what) {
   return close == std::string::npos ? what : what.substr(close + 2);
 }
 
+// A `simfab run --json` result (summary.hpp's contract): the makespan, each rank's finish and the
+// optional sections, but no timeline nor statistics.
+bool is_result_file(const Json& top) {
+  return top.is_object() && !top.contains("simfab") && top.contains("version") && top.contains("makespan_ps") &&
+         top.contains("num_ranks") && top.contains("ranks") && top["ranks"].is_array();
+}
+
+// The page's RUN object for a --json result: result_only tells the page to say, in the panels it
+// cannot draw, that they need the --trace-out file.
+Json result_only_run(const std::string& path, const Json& top) {
+  if (!top["num_ranks"].is_number_integer() || top["num_ranks"] < 0 || top["num_ranks"] > kMaxRanks)
+    throw InputError({path}, "num_ranks must be a rank count: expected a `simfab run --json FILE` result");
+  Json run;
+  run["file"] = std::filesystem::path(path).filename().string();
+  run["result"] = top;
+  run["stats"] = Json::object();
+  run["result_only"] = true;
+  TraceEvents(path, 1).to_json(top["num_ranks"].get<int64_t>(), run);
+  return run;
+}
+
 // One trace-out file -> the page's RUN object (html_report.hpp).
 Json read_run(const std::string& path, size_t max_slices) {
   const MappedFile file(path);
@@ -241,7 +263,8 @@ Json read_run(const std::string& path, size_t max_slices) {
   } catch (const Json::parse_error& e) {
     throw InputError({path}, "not a JSON file: " + parser_message(e.what()));
   }
-  const std::string expected = "a file written by `simfab run ... --trace-out FILE`";
+  const std::string expected = "a file written by `simfab run ... --trace-out FILE` or `--json FILE`";
+  if (is_result_file(top)) return result_only_run(path, top);
   if (!top.is_object() || !top.contains("simfab"))
     throw InputError({path}, "not a simfab run file (no \"simfab\" key): expected " + expected);
   const Json& simfab = top["simfab"];
@@ -263,12 +286,19 @@ Json read_run(const std::string& path, size_t max_slices) {
   return run;
 }
 
-// Basename of a run's application, for default titles.
+// Basename of a run's application, for default titles. A generic name (smpirun's "list", a
+// "trace.ti", "traces.otf2") says nothing: the folder that holds it names the application then.
 std::string application_name(const Json& run) {
   const Json& result = run["result"];
   if (result.contains("inputs") && result["inputs"].is_object()) {
-    const std::string app = result["inputs"].value("application", "");
-    if (!app.empty()) return std::filesystem::path(app).filename().string();
+    const std::filesystem::path app(result["inputs"].value("application", ""));
+    if (!app.empty()) {
+      static const std::set<std::string> kGeneric = {"list", "trace", "traces", "index", "ti", "goal", "run"};
+      if (kGeneric.count(app.stem().string()) && app.has_parent_path() && !app.parent_path().filename().empty() &&
+          app.parent_path().filename() != "." && app.parent_path().filename() != "..")
+        return (app.parent_path().filename() / app.filename()).string();
+      return app.filename().string();
+    }
   }
   return run["file"].get<std::string>();
 }

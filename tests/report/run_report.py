@@ -13,6 +13,11 @@ browser part, already run by the optimised build, would only repeat it).
    application name holds "</script>" (the embedded data must not close its element).
    Each page is checked for self-containment (no src=/href= to anything) and for its data block.
 3. Bad input and usage exit 2, name the file and write nothing.
+   Issue 32: the `--json` result of a run is a report input (summary, finish times; every other
+   panel says to write the run with --trace-out), a LogGOPS run's link panel says it shows offered
+   load, a TI list named `list` is titled by its folder (cg8/list), and a packet-model run gets a
+   switch-port occupancy panel (the congestion tree of examples/goal/hotspot32.goal), a NIC-model
+   run a NIC activity panel.
 4. check_report.mjs opens the pages in Chromium (no network) and checks every chart; screenshots
    go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png.
 Exit status 0, 1 on failure, 77 (skipped) without /usr/bin/chromium, node or web/node_modules.
@@ -79,11 +84,13 @@ def expectations(data, html, screenshot, text=(), hover=True):
     runs = []
     for run in data["runs"]:
         stats = run["stats"]
-        kinds = ["gantt", "breakdown"]
+        kinds = [] if run.get("result_only") else ["gantt", "breakdown"]
         kinds += ["matrix"] if any(e[3] > 0 for e in stats.get("matrix", [])) else []
         kinds += ["histogram"] if stats.get("histogram") else []
         kinds += ["links"] if any(sum(l["bytes"]) > 0 for l in stats.get("link_timeline", {}).get("links", [])) else []
         kinds += ["energy"] if stats.get("energy", {}).get("hosts") else []
+        kinds += ["ports"] if stats.get("port_queues", {}).get("ports") else []
+        kinds += ["nics"] if stats.get("nics") else []
         runs.append({"num_ranks": run["result"]["num_ranks"], "kinds": kinds, "slices": run["gantt"]["shown"]})
     matrix_max = max((e[3] for run in data["runs"] for e in run["stats"].get("matrix", [])), default=0)
     return {"html": str(html), "screenshot": str(screenshot), "runs": runs, "matrix_max": matrix_max, "text": list(text),
@@ -132,11 +139,50 @@ def main():
     hostile_page = report(binary, work, ["hostile.json"], "hostile.html")
     check_bad_input(binary, work, "run.json")
 
+    # Issue 32: the --json result is accepted (summary, finish times; the other panels say where
+    # to get them), LogGOPS's link panel says it shows offered load, and a TI list named "list"
+    # is titled by its folder.
+    p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.yaml", "--trace", "examples/ti/stencil16.ti",
+               "--json", work / "result.json", "--trace-out", work / "loggops.json", "--reproducible", "--quiet",
+               cwd=source)
+    check(p.returncode == 0, f"simfab run --json --trace-out (loggops): {p.stderr}")
+    result_page = report(binary, work, ["result.json"], "result.html")
+    check(result_page["runs"] and result_page["runs"][0].get("result_only") is True and
+          result_page["runs"][0]["result"]["makespan_ps"] == 20329860680, "result.json: a result-only run")
+    loggops_page = report(binary, work, ["loggops.json"], "loggops.html")
+    (work / "cg8").mkdir()
+    listed = sorted((source / "examples/ti/smpi/stencil4.txt_files").iterdir())
+    (work / "cg8" / "list").write_text("".join(str(f) + "\n" for f in listed))
+    p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.xml", "--trace", work / "cg8" / "list",
+               "--trace-out", work / "listed.json", "--quiet", cwd=source)
+    check(p.returncode == 0, f"simfab run of a list named 'list': {p.stderr}")
+    p = simfab(binary, "run", "--platform", "examples/platforms/ft32_packet.yaml", "--goal",
+               "examples/goal/hotspot32.goal", "--cfg", "network/model=packet", "--trace-out", work / "packet.json",
+               "--quiet", cwd=source)
+    check(p.returncode == 0, f"simfab run (packet model): {p.stderr}")
+    packet_page = report(binary, work, ["packet.json"], "packet.html")
+    check(packet_page["runs"] and packet_page["runs"][0]["stats"].get("port_queues", {}).get("ports"),
+          "the packet run has port queues to draw")
+    p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.yaml", "--goal", "examples/goal/pingpong.goal",
+               "--cfg", "nic/model=portals", "--trace-out", work / "nic.json", "--quiet", cwd=source)
+    check(p.returncode == 0, f"simfab run (NIC model): {p.stderr}")
+    nic_page = report(binary, work, ["nic.json"], "nic.html")
+    listed_page = report(binary, work, ["listed.json"], "listed.html")
+    check(listed_page.get("title") == "simfab report: cg8/list", f"a list named 'list' is titled by its folder: "
+          f"{listed_page.get('title')!r}")
+
     pages = [
         expectations(single, work / "single.html", build / "report-screenshot.png"),
         expectations(compare, work / "compare.html", build / "report-compare-screenshot.png", ["stencil16 vs synthetic16", "B / A"]),
         expectations(capped, work / "capped.html", work / "capped.png", ["the 10 longest are drawn"], hover=False),
         expectations(hostile_page, work / "hostile.html", work / "hostile.png", ["stencil</script><!--<script>"]),
+        expectations(result_page, work / "result.html", work / "result.png",
+                     ["No timeline in result.json, the --json result of a run", "--trace-out FILE"], hover=False),
+        expectations(loggops_page, work / "loggops.html", work / "loggops.png",
+                     ["does not share links: this is the offered load"], hover=False),
+        expectations(packet_page, work / "packet.html", build / "report-packet-screenshot.png",
+                     ["Switch port occupancy over time", "fullest ports"], hover=False),
+        expectations(nic_page, work / "nic.html", work / "nic.png", ["NIC activity per host"], hover=False),
     ]
     (work / "pages.json").write_text(json.dumps(pages, indent=1))
     if not browser_wanted:

@@ -1,9 +1,10 @@
 // simfab's HTML report: draws one run, or compares two, from the JSON block the page embeds.
 //
 // Data (written by src/report/html_report.cpp, documented in html_report.hpp):
-//   {title, max_slices, runs: [{file, result, stats, rank_names, gantt}]}
+//   {title, max_slices, runs: [{file, result, stats, rank_names, gantt, result_only?}]}
 // result is `simfab run --json`'s object, stats the run statistics (makespan, per-rank time
-// breakdown, message matrix and histogram, collectives, links, link timeline, energy); every time
+// breakdown, message matrix and histogram, collectives, links, link timeline, the packet model's
+// port queues, energy); result_only marks a run read from a --json result (no stats); every time
 // is in integer picoseconds. gantt holds the timeline's slices as columns (rank, begin_ps, dur_ps,
 // cat, label), the longest ones when the trace had too many.
 //
@@ -303,7 +304,17 @@
     return t > strip.end[lo] && strip.begin[next] - t < t - strip.end[lo] ? next : lo;
   }
 
+  // A `simfab run --json` result has the summary and each rank's finish, not the timeline nor the
+  // statistics: the panels that need them say where to get them.
+  function needsTraceOut(run, parent, what) {
+    if (!run.result_only) return false;
+    parent.appendChild(element('p', 'note', 'No ' + what + ' in ' + run.file + ', the --json result of a run: ' +
+      'write the run with simfab run ... --trace-out FILE and give simfab report that file.'));
+    return true;
+  }
+
   function drawGantt(run, i, parent) {
+    if (needsTraceOut(run, parent, 'timeline')) return;
     const g = run.gantt;
     const n = run.result.num_ranks;
     if (g.shown < g.total)
@@ -361,6 +372,7 @@
   const breakdownKinds = ['compute', 'p2p', 'collective', 'wait', 'other', 'idle'];
 
   function drawBreakdown(run, i, parent, yMax) {
+    if (needsTraceOut(run, parent, 'per-rank time breakdown')) return;
     const ranks = run.stats.ranks || [];
     const series = breakdownKinds.map((kind) => ({
       type: 'bar', name: kindNames[kind], stack: 'time', barMaxWidth: 48,
@@ -388,6 +400,7 @@
   // ---------------------------------------------------------------- collectives table
 
   function drawCollectives(run, parent) {
+    if (needsTraceOut(run, parent, 'collective statistics')) return;
     const rows = (run.stats.collectives || []).slice().sort((a, b) => b.time_ps - a.time_ps);
     if (rows.length === 0) {
       parent.appendChild(element('p', 'note', 'No collective operations.'));
@@ -417,6 +430,7 @@
   }
 
   function drawMatrix(run, i, parent, max) {
+    if (needsTraceOut(run, parent, 'communication matrix')) return;
     const n = run.result.num_ranks;
     const cells = (run.stats.matrix || []).filter((e) => e[3] > 0);
     if (cells.length === 0) {
@@ -457,6 +471,7 @@
   }
 
   function drawHistogram(run, i, parent, yMax) {
+    if (needsTraceOut(run, parent, 'message sizes')) return;
     const h = run.stats.histogram || [];
     if (h.length === 0) {
       parent.appendChild(element('p', 'note', 'No messages.'));
@@ -512,6 +527,7 @@
   }
 
   function drawLinks(run, i, parent) {
+    if (needsTraceOut(run, parent, 'link statistics')) return;
     const s = linkSeries(run);
     if (!s) {
       parent.appendChild(element('p', 'note', 'No link traffic recorded: the ' + run.result.model +
@@ -520,6 +536,13 @@
     }
     parent.appendChild(element('p', 'note', 'The ' + Math.min(shownLinks, s.series.length) + ' busiest of ' +
       integer.format(s.count) + ' links, averaged over ' + formatTime(s.binPs) + ' bins.'));
+    // Without link sharing (LogGOPS) nothing caps a link's traffic: what is drawn is the load the
+    // messages offered, which may exceed the bandwidth; the sharing models never do.
+    const offered = s.share && !/\b(flow|smpi|packet)\b/.test(run.result.model);
+    if (offered)
+      parent.appendChild(element('p', 'note', 'The ' + run.result.model + ' model does not share links: this is the ' +
+        'offered load, the bytes routed over each link per bin against its bandwidth. Above 100 %, more was sent ' +
+        'than the link could carry; a model that shares links (--cfg network/model=flow or packet) spreads it out.'));
     const format = s.share ? (v) => decimal.format(v) + ' %' : (v) => formatBytes(v) + '/s';
     chart(parent, 'links', i, 360, {
       tooltip: {
@@ -531,9 +554,72 @@
       grid: { left: 76, right: 24, top: 40, bottom: 56 },
       xAxis: timeAxis(28),
       yAxis: Object.assign({ type: 'value', min: 0, axisLabel: { formatter: format } },
-        axisName(s.share ? 'utilisation (% of bandwidth)' : 'throughput', 60)),
+        axisName(s.share ? (offered ? 'offered load (% of bandwidth)' : 'utilisation (% of bandwidth)') : 'throughput', 60)),
       series: s.series.map((l) => ({ type: 'line', name: l.name, data: l.points, showSymbol: false, step: 'middle',
         lineStyle: { width: 1.5 } })),
+    });
+  }
+
+  // ---------------------------------------------------------------- packet model: switch ports
+
+  // The mean occupancy of the fullest ports' downstream buffers per time bin (stats port_queues,
+  // written by the packet model only): where congestion trees build up and drain.
+  function drawPorts(run, i, parent) {
+    if (needsTraceOut(run, parent, 'port statistics')) return;
+    const q = run.stats.port_queues;
+    if (!q || !q.ports || q.ports.length === 0 || !q.bin_ps) {
+      parent.appendChild(element('p', 'note', 'No port statistics: the ' + run.result.model +
+        ' network model has no switch buffers (the packet model does: --cfg network/model=packet).'));
+      return;
+    }
+    parent.appendChild(element('p', 'note', 'The ' + q.ports.length + ' fullest ports, mean bytes waiting in the ' +
+      'buffer at each link\'s downstream end, averaged over ' + formatTime(q.bin_ps) + ' bins.'));
+    chart(parent, 'ports', i, 320, {
+      tooltip: { trigger: 'axis', valueFormatter: formatBytes },
+      legend: { type: 'scroll', top: 0 },
+      grid: { left: 76, right: 24, top: 40, bottom: 56 },
+      xAxis: timeAxis(28),
+      yAxis: Object.assign({ type: 'value', min: 0, axisLabel: { formatter: formatBytes } },
+        axisName('buffer occupancy', 60)),
+      series: q.ports.map((p) => ({ type: 'line', name: p.name, showSymbol: false, step: 'middle',
+        lineStyle: { width: 1.5 }, data: p.mean_bytes.map((b, k) => [((k + 0.5) * q.bin_ps) / timeUnit.ps, b]) })),
+    });
+  }
+
+  // ---------------------------------------------------------------- the NIC model (Portals/BXI)
+
+  // Per host: the commands its NIC took, by payload path (inline in the command, PIO: the CPU
+  // writes the payload, DMA: the NIC reads it) and gets, and how busy its PCIe link was over the run.
+  function nicHosts(run) {
+    const nic = run.stats.nics || (run.result.nic && run.result.nic.nics);
+    return nic && nic.length ? nic : null;
+  }
+
+  function drawNics(run, i, parent) {
+    const nics = nicHosts(run);
+    if (!nics && needsTraceOut(run, parent, 'NIC statistics')) return;
+    if (!nics) {
+      parent.appendChild(element('p', 'note', 'No NIC model in this run (--cfg nic/model=portals adds one).'));
+      return;
+    }
+    const makespan = run.result.makespan_ps || 1;
+    const paths = [['inline', 'inline'], ['pio', 'PIO'], ['dma', 'DMA']];
+    chart(parent, 'nics', i, 320, {
+      tooltip: { trigger: 'axis', axisPointer: { type: 'shadow' } },
+      legend: { top: 0 },
+      grid: { left: 76, right: 76, top: 40, bottom: nics.length > 8 ? 90 : 60 },
+      xAxis: Object.assign({ type: 'category', data: nics.map((n) => n.host),
+        axisLabel: { rotate: nics.length > 8 ? 40 : 0 } }, axisName('host', nics.length > 8 ? 56 : 28)),
+      yAxis: [Object.assign({ type: 'value', min: 0, minInterval: 1 }, axisName('commands', 56)),
+        Object.assign({ type: 'value', min: 0, max: 100, axisLabel: { formatter: (v) => v + ' %' } },
+          axisName('PCIe busy', 56))],
+      dataZoom: zoomFor('x', nics.length, 48),
+      series: paths.map(([key, name]) => ({ type: 'bar', name: name + ' commands', stack: 'commands', barMaxWidth: 48,
+        data: nics.map((n) => (n.paths && n.paths[key]) || 0) })).concat([{
+        type: 'bar', name: 'gets', stack: 'commands', barMaxWidth: 48, data: nics.map((n) => n.gets || 0) }, {
+        type: 'line', name: 'PCIe busy', yAxisIndex: 1, showSymbol: true,
+        data: nics.map((n) => (100 * (n.pcie_busy_ps || 0)) / makespan),
+        tooltip: { valueFormatter: (v) => decimal.format(v) + ' %' } }]),
     });
   }
 
@@ -612,6 +698,14 @@
       (run, i, p) => drawHistogram(run, i, p, histogramMax));
 
     eachRun(section('Link utilisation over time', 'The traffic of the busiest links, per time bin.', true), drawLinks);
+
+    if (runs.some((r) => r.stats.port_queues))
+      eachRun(section('Switch port occupancy over time', 'Packet model: how full the fullest ports\' buffers are; ' +
+        'a buffer that stays full is a congestion tree holding its senders on credits.', true), drawPorts);
+
+    if (runs.some((r) => nicHosts(r)))
+      eachRun(section('NIC activity per host', 'The NIC model (seed 000): commands by payload path, and the ' +
+        'share of the run each host\'s PCIe link was busy.', true), drawNics);
 
     if (runs.some((r) => energyHosts(r))) {
       const energyMax = sharedMax((r) => Math.max(...(energyHosts(r) || []).map((h) => h.energy_j), 0));

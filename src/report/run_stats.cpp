@@ -81,6 +81,7 @@ void RunStats::finish(const RunResult& result) {
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();
   for (const energy::HostEnergy& h : result.energy.hosts) s.energy_hosts.push_back({h.name, h.energy_j, h.off_s});
+  s.pstates = result.pstates;
 }
 
 nlohmann::ordered_json RunStats::to_json() const { return stats_json(report_); }

@@ -87,6 +87,12 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
                          })}};
   }
   if (s.nic.present) j["nics"] = nic_json(s.nic)["nics"];
+  if (!s.pstates.empty())
+    j["pstates"] = array_of(s.pstates, [](const energy::PstateTrack& t) {
+      Json steps = Json::array();
+      for (const auto& [from, p] : t.steps) steps.push_back(Json::array({from.ps(), p}));
+      return Json{{"host", t.host}, {"steps", std::move(steps)}, {"changes", t.changes}, {"truncated", t.truncated}};
+    });
   if (s.energy_known)
     j["energy"] = {{"total_j", s.energy_total_j},
                    {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {

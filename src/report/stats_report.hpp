@@ -3,6 +3,7 @@
 // per table). Definitions of every field are in report/run_stats.hpp, with the JSON schema.
 #pragma once
 
+#include "energy/pstate_log.hpp"
 #include "nic/nic_result.hpp"
 #include "sim/model_switch.hpp"
 #include "net/network.hpp"
@@ -99,6 +100,7 @@ struct StatsReport {
   bool energy_known = false;
   double energy_total_j = 0;
   std::vector<HostEnergyRow> energy_hosts;  // platform order
+  std::vector<energy::PstateTrack> pstates;  // DVFS hosts' pstate over time
   // Packet models (NetworkStats::packet): per port (link direction) its packets, credit stall,
   // FECN marks and buffer occupancy, and the busiest ports' occupancy over time.
   bool packet = false;

@@ -147,6 +147,11 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
     governor = std::make_unique<energy::Governor>(engine, *cpus, platform, gov);
     cpus->add_observer(governor.get());
   }
+  std::unique_ptr<energy::PstateLog> pstate_log;
+  if (hooks.activity) {  // only the timelines and statistics show it
+    pstate_log = std::make_unique<energy::PstateLog>(platform, *cpus);
+    cpus->add_observer(pstate_log.get());
+  }
   if (!cpus->any_dynamic() && !power) {
     cpus.reset();
     engine.set_handler(EventKind::kCpu, nullptr);
@@ -201,6 +206,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   if (meter) out.energy = meter->finish(out.exec.makespan, out.exec.finish, out.network);
   if (const auto* pn = dynamic_cast<const nic::PortalsNetwork*>(net.get())) nic_results(*pn, platform, cfg, out);
   if (governor) out.governor_changes = governor->changes();
+  if (pstate_log) out.pstates = pstate_log->tracks();
   out.tasks = ex.call_sites().tasks();
   out.regions = ex.regions().rows(ex.call_sites());
   out.unused_region_factors = ex.regions().unused_factors();

@@ -16,6 +16,7 @@
 
 #include "core/config.hpp"
 #include "energy/energy_meter.hpp"
+#include "energy/pstate_log.hpp"
 #include "mpi/activity.hpp"
 #include "mpi/executor.hpp"
 #include "platform/platform.hpp"
@@ -70,6 +71,7 @@ struct RunResult {
   NicResult nic;
   std::vector<PhaseResult> phases;  // with model switches: one per phase (sim/model_switch.hpp)
   uint64_t governor_changes = 0;  // pstate changes a DVFS governor made
+  std::vector<energy::PstateTrack> pstates;  // DVFS hosts' pstate over time (energy/pstate_log.hpp)
   uint64_t tasks = 0;             // distinct tasks the computations belong to (mpi/call_sites.hpp)
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   std::vector<RegionRow> regions;  // computation per code region (mpi/region_times.hpp)

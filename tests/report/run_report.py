@@ -17,7 +17,8 @@ browser part, already run by the optimised build, would only repeat it).
    panel says to write the run with --trace-out), a LogGOPS run's link panel says it shows offered
    load, a TI list named `list` is titled by its folder (cg8/list), and a packet-model run gets a
    switch-port occupancy panel (the congestion tree of examples/goal/hotspot32.goal), a NIC-model
-   run a NIC activity panel.
+   run a NIC activity panel, and a DVFS governor's run a pstate timeline whose changes are the
+   governor's count.
 4. check_report.mjs opens the pages in Chromium (no network) and checks every chart; screenshots
    go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png.
 Exit status 0, 1 on failure, 77 (skipped) without /usr/bin/chromium, node or web/node_modules.
@@ -91,6 +92,7 @@ def expectations(data, html, screenshot, text=(), hover=True):
         kinds += ["energy"] if stats.get("energy", {}).get("hosts") else []
         kinds += ["ports"] if stats.get("port_queues", {}).get("ports") else []
         kinds += ["nics"] if stats.get("nics") else []
+        kinds += ["pstates"] if stats.get("pstates") else []
         runs.append({"num_ranks": run["result"]["num_ranks"], "kinds": kinds, "slices": run["gantt"]["shown"]})
     matrix_max = max((e[3] for run in data["runs"] for e in run["stats"].get("matrix", [])), default=0)
     return {"html": str(html), "screenshot": str(screenshot), "runs": runs, "matrix_max": matrix_max, "text": list(text),
@@ -167,6 +169,19 @@ def main():
                "--cfg", "nic/model=portals", "--trace-out", work / "nic.json", "--quiet", cwd=source)
     check(p.returncode == 0, f"simfab run (NIC model): {p.stderr}")
     nic_page = report(binary, work, ["nic.json"], "nic.html")
+    p = simfab(binary, "run", "--platform", "examples/energy/taurus16.xml", "--trace", "examples/energy/bsp16.ti",
+               "--cfg", "energy/governor=lagrange", "--cfg", "energy/polling=idle", "--trace-out", work / "dvfs.json",
+               "--json", work / "dvfs-result.json", "--quiet", cwd=source)
+    check(p.returncode == 0, f"simfab run (DVFS governor): {p.stderr}")
+    dvfs_page = report(binary, work, ["dvfs.json"], "dvfs.html")
+    if p.returncode == 0:
+        tracks = dvfs_page["runs"][0]["stats"].get("pstates", [])
+        governor = json.loads((work / "dvfs-result.json").read_text())["energy"]["governor_changes"]
+        check(len(tracks) == 16 and sum(t["changes"] for t in tracks) == governor > 0 and
+              all(t["steps"][0][0] == 0 and all(a[0] < b[0] and a[1] != b[1] for a, b in zip(t["steps"], t["steps"][1:]))
+                  for t in tracks),
+              f"the pstate tracks: 16 hosts, steps from 0 in time order, as many changes as the governor made "
+              f"({governor}): {[(t['host'], t['changes'], len(t['steps'])) for t in tracks][:4]}")
     listed_page = report(binary, work, ["listed.json"], "listed.html")
     check(listed_page.get("title") == "simfab report: cg8/list", f"a list named 'list' is titled by its folder: "
           f"{listed_page.get('title')!r}")
@@ -183,6 +198,7 @@ def main():
         expectations(packet_page, work / "packet.html", build / "report-packet-screenshot.png",
                      ["Switch port occupancy over time", "fullest ports"], hover=False),
         expectations(nic_page, work / "nic.html", work / "nic.png", ["NIC activity per host"], hover=False),
+        expectations(dvfs_page, work / "dvfs.html", build / "report-dvfs-screenshot.png", ["Pstates over time"], hover=False),
     ]
     (work / "pages.json").write_text(json.dumps(pages, indent=1))
     if not browser_wanted:

@@ -4,7 +4,7 @@
 //   {title, max_slices, runs: [{file, result, stats, rank_names, gantt, result_only?}]}
 // result is `simfab run --json`'s object, stats the run statistics (makespan, per-rank time
 // breakdown, message matrix and histogram, collectives, links, link timeline, the packet model's
-// port queues, energy); result_only marks a run read from a --json result (no stats); every time
+// port queues, NICs, DVFS hosts' pstate steps, energy); result_only marks a run read from a --json result (no stats); every time
 // is in integer picoseconds. gantt holds the timeline's slices as columns (rank, begin_ps, dur_ps,
 // cat, label), the longest ones when the trace had too many.
 //
@@ -630,6 +630,35 @@
     return run.result.hosts || null;
   }
 
+  // Each DVFS host's pstate over time (stats pstates: steps [from_ps, pstate]), the hosts whose
+  // pstate changed most first: what the governor did, and when.
+  function drawPstates(run, i, parent) {
+    if (needsTraceOut(run, parent, 'pstate timeline')) return;
+    const tracks = (run.stats.pstates || []).slice().sort((a, b) => b.changes - a.changes).slice(0, shownLinks);
+    if (tracks.length === 0) {
+      parent.appendChild(element('p', 'note', 'No host of this platform has several pstates.'));
+      return;
+    }
+    const changes = (run.stats.pstates || []).reduce((n, t) => n + t.changes, 0);
+    parent.appendChild(element('p', 'note', integer.format(changes) + ' pstate changes on ' +
+      integer.format(run.stats.pstates.length) + ' hosts; ' + (tracks.length < run.stats.pstates.length
+        ? 'the ' + tracks.length + ' that changed most are drawn.' : 'pstate 0 is the fastest.')));
+    if (tracks.some((t) => t.truncated))
+      parent.appendChild(element('p', 'warning', 'Some hosts changed pstate too often to keep every step: ' +
+        'their lines stop at the last step kept.'));
+    const end = (run.stats.makespan_ps || run.result.makespan_ps) / timeUnit.ps;
+    chart(parent, 'pstates', i, 320, {
+      tooltip: { trigger: 'axis' },
+      legend: { type: 'scroll', top: 0 },
+      grid: { left: 76, right: 24, top: 40, bottom: 56 },
+      xAxis: timeAxis(28),
+      yAxis: Object.assign({ type: 'value', min: 0, minInterval: 1, inverse: true }, axisName('pstate', 48)),
+      series: tracks.map((t) => ({ type: 'line', name: t.host, step: 'end', showSymbol: false, lineStyle: { width: 1.5 },
+        data: t.steps.map(([from, p]) => [from / timeUnit.ps, p])
+          .concat(t.truncated ? [] : [[end, t.steps[t.steps.length - 1][1]]]) })),
+    });
+  }
+
   function drawEnergy(run, i, parent, yMax) {
     const hosts = energyHosts(run);
     if (!hosts || hosts.length === 0) {
@@ -706,6 +735,10 @@
     if (runs.some((r) => nicHosts(r)))
       eachRun(section('NIC activity per host', 'The NIC model (seed 000): commands by payload path, and the ' +
         'share of the run each host\'s PCIe link was busy.', true), drawNics);
+
+    if (runs.some((r) => (r.stats.pstates || []).length > 0))
+      eachRun(section('Pstates over time', 'The pstate each host ran at (0 is the fastest): the choices of a DVFS ' +
+        'governor, simfab_set_pstate or --cfg energy/pstate.', true), drawPstates);
 
     if (runs.some((r) => energyHosts(r))) {
       const energyMax = sharedMax((r) => Math.max(...(energyHosts(r) || []).map((h) => h.energy_j), 0));

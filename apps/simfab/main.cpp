@@ -226,7 +226,11 @@ int report_deadlock(const RunResult& r) {
   std::cout.flush();
   if (!r.exec.network_stuck.empty()) std::cerr << "simfab: the network deadlocked: " << r.exec.network_stuck << "\n";
   std::cerr << "simfab: deadlock: the application can make no more progress; " << r.exec.blocked.size() << " of "
-            << r.num_ranks << " ranks are blocked:\n";
+            << r.num_ranks << " ranks are blocked"
+            << (r.exec.network_stuck.empty() ? ":\n"
+                                             : " (their messages are stuck in the network's cycle above, so a "
+                                               "send or receive below may have a partner whose packets never "
+                                               "arrived):\n");
   size_t shown = 0;
   for (const auto& b : r.exec.blocked) {
     if (shown++ == 32) {

@@ -214,8 +214,9 @@ EXAMPLE_GOAL = os.path.join(ROOT, "examples", "goal")
 ring_yaml = os.path.join(PLAT, "ring4_cyclic.yaml")
 far, near = os.path.join(EXAMPLE_GOAL, "ring4_far.goal"), os.path.join(EXAMPLE_GOAL, "ring4_near.goal")
 _, p = run(ring_yaml, far, "packet/vl-buffer=2176", expect=3)
-check("a cyclic route's deadlock names the credit cycle",
-      "credit cycle" in p.stderr and "ring0 (VL 0) -> ring1 (VL 0) -> ring2 (VL 0) -> ring3 (VL 0) -> ring0" in p.stderr,
+check("a cyclic route's deadlock names the credit cycle, and the ranks' lines say their messages are stuck there",
+      "credit cycle" in p.stderr and "ring0 (VL 0) -> ring1 (VL 0) -> ring2 (VL 0) -> ring3 (VL 0) -> ring0" in p.stderr
+      and "their messages are stuck in the network's cycle above" in p.stderr,
       "the four ring links in order", p.stderr[:400])
 j, _ = run(ring_yaml, near, "packet/vl-buffer=2176", "packet/check-credits=yes")
 check("the same ring without a cyclic dependency completes", j is not None and j["messages"] == 4, 4, j and j["messages"])

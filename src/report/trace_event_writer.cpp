@@ -1,6 +1,7 @@
 #include "report/trace_event_writer.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <utility>
 
 #include "platform/platform.hpp"
@@ -157,7 +158,48 @@ void TraceEventWriter::write_flow_end(char phase, const MessageRecord& m, RankId
      << R"(,"tag":)" << m.tag << "}}";
 }
 
+// A process of counter tracks (phase "C"), one per series, sorted after the ranks and NICs.
+void TraceEventWriter::counter_process(int64_t pid, const std::string& name) {
+  next_event() << R"({"ph":"M","pid":)" << pid << R"(,"tid":0,"name":"process_name","args":{"name":)";
+  write_json_string(out_, name);
+  out_ << "}}";
+  next_event() << R"({"ph":"M","pid":)" << pid << R"(,"tid":0,"name":"process_sort_index","args":{"sort_index":)"
+               << pid << "}}";
+}
+
+void TraceEventWriter::counter(int64_t pid, const std::string& track, SimTime t, const char* arg, double value) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.9g", value);
+  next_event() << R"({"ph":"C","pid":)" << pid << R"(,"tid":0,"ts":)" << micros_text(t) << R"(,"name":)";
+  write_json_string(out_, track);
+  out_ << R"(,"args":{")" << arg << R"(":)" << text << "}}";
+}
+
+void TraceEventWriter::counter_tracks(const RunResult& result) {
+  // The packet model's fullest ports: mean buffer occupancy per bin (NetworkStats::queues).
+  const NetworkStats& net = result.network;
+  if (net.packet && !net.queues.empty() && net.queue_bin > SimTime::zero()) {
+    counter_process(kPortsPid, "switch ports (packet model)");
+    for (const NetworkStats::QueueSeries& q : net.queues)
+      for (size_t k = 0; k < q.mean_bytes.size(); ++k) {
+        const SimTime from = SimTime::ps(net.queue_bin.ps() * static_cast<int64_t>(k));
+        if (filter_.overlaps(from, from + net.queue_bin)) counter(kPortsPid, q.name, from, "bytes", q.mean_bytes[k]);
+      }
+  }
+  // DVFS hosts: the pstate from each step on (energy/pstate_log.hpp).
+  if (!result.pstates.empty()) {
+    counter_process(kPstatePid, "pstates");
+    for (const energy::PstateTrack& t : result.pstates)
+      for (size_t k = 0; k < t.steps.size(); ++k) {
+        const SimTime until = k + 1 < t.steps.size() ? t.steps[k + 1].first : result.exec.makespan;
+        if (filter_.overlaps(t.steps[k].first, until))
+          counter(kPstatePid, t.host, t.steps[k].first, "pstate", t.steps[k].second);
+      }
+  }
+}
+
 void TraceEventWriter::finish(const RunResult& result) {
+  counter_tracks(result);
   // Model switches (sim/model_switch.hpp): a global instant event where each phase begins.
   for (size_t i = 1; i < result.phases.size(); ++i) {
     const PhaseResult& p = result.phases[i];

@@ -30,6 +30,11 @@
 // "PCIe" (commands, DMA requests and payloads, payload writes, event writes), cat "nic"; the
 // window filter applies, the rank filter does not.
 //
+// Counter tracks (phase "C", written by finish() from the run's results): process kPortsPid
+// "switch ports (packet model)", one track per port of NetworkStats::queues, its mean buffer
+// occupancy per bin (args bytes); process kPstatePid "pstates", one track per DVFS host of
+// RunResult::pstates, a value at each pstate step (args pstate). The window filter applies.
+//
 // Model switches (RunResult::phases): a global instant event "model switch" (cat "switch", args
 // phase, model, changes) where each phase after the first begins, written by finish().
 //
@@ -69,12 +74,17 @@ class TraceEventWriter final : public RunObserver, public nic::NicLog {
   void finish(const RunResult& result) override;
   void row(nic::LogType type, HostId initiator, HostId target, SimTime start, SimTime end) override;
   static constexpr int64_t kNicPid = 1 << 30;
+  static constexpr int64_t kPortsPid = kNicPid - 2;   // counter tracks: the packet model's ports
+  static constexpr int64_t kPstatePid = kNicPid - 1;  // counter tracks: DVFS hosts' pstates
 
  private:
   // Writes the separator before an event and returns the stream.
   std::ostream& next_event();
   void name_process(RankId r);
   void name_thread(RankId r, int tid, std::string_view name);
+  void counter_process(int64_t pid, const std::string& name);
+  void counter(int64_t pid, const std::string& track, SimTime t, const char* arg, double value);
+  void counter_tracks(const RunResult& result);
   void write_flow_end(char phase, const MessageRecord& m, RankId rank, SimTime t, uint64_t id);
 
   std::ostream& out_;

@@ -163,6 +163,13 @@ def main():
                "--quiet", cwd=source)
     check(p.returncode == 0, f"simfab run (packet model): {p.stderr}")
     packet_page = report(binary, work, ["packet.json"], "packet.html")
+    if p.returncode == 0:  # the same occupancy as counter tracks in the --trace-out file itself (Perfetto)
+        trace = json.loads((work / "packet.json").read_text())
+        counters = [e for e in trace["traceEvents"] if e["ph"] == "C" and "bytes" in e.get("args", {})]
+        queues = trace["simfab"]["stats"]["port_queues"]["ports"]
+        check(len(counters) == sum(len(q["mean_bytes"]) for q in queues) > 0 and
+              {e["name"] for e in counters} == {q["name"] for q in queues},
+              f"--trace-out: one counter event per port and bin ({len(counters)})")
     check(packet_page["runs"] and packet_page["runs"][0]["stats"].get("port_queues", {}).get("ports"),
           "the packet run has port queues to draw")
     p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.yaml", "--goal", "examples/goal/pingpong.goal",
@@ -177,6 +184,10 @@ def main():
     if p.returncode == 0:
         tracks = dvfs_page["runs"][0]["stats"].get("pstates", [])
         governor = json.loads((work / "dvfs-result.json").read_text())["energy"]["governor_changes"]
+        trace = json.loads((work / "dvfs.json").read_text())
+        counters = [e for e in trace["traceEvents"] if e["ph"] == "C" and "pstate" in e.get("args", {})]
+        check(len(counters) == sum(len(t["steps"]) for t in tracks) > 0,
+              f"--trace-out: one pstate counter event per step ({len(counters)})")
         check(len(tracks) == 16 and sum(t["changes"] for t in tracks) == governor > 0 and
               all(t["steps"][0][0] == 0 and all(a[0] < b[0] and a[1] != b[1] for a, b in zip(t["steps"], t["steps"][1:]))
                   for t in tracks),

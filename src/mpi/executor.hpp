@@ -68,6 +68,10 @@
 
 namespace simfab {
 
+namespace noise {
+class NoiseModel;
+}
+
 // What MPI_Iprobe / a completed probe or receive reports (MPI_Status).
 struct MsgStatus {
   RankId source = 0;
@@ -164,6 +168,10 @@ class Executor : private cpu::CpuClient {
   // reported and nothing is kept for it. Call before run().
   void set_activity(ActivitySink* sink);
   ActivitySink* activity() const { return sink_; }
+  // OS noise (noise/noise_model.hpp): every CPU interval a rank spends (a calc, a send or receive
+  // overhead) is stretched by the detours that hit it; null: none. Computations on dynamic hosts
+  // (set_cpus) are not stretched (their end is the CPU model's). Call before run().
+  void set_noise(noise::NoiseModel* n) { noise_ = n; }
 
  private:
   enum class MsgPhase : uint8_t {
@@ -257,6 +265,10 @@ class Executor : private cpu::CpuClient {
   std::string describe_uq(RankId r) const;
   // t + d; throws InputError when simulated time would overflow (a corrupt or absurd input).
   SimTime later(SimTime t, SimTime d, RankId rank) const;
+  // The end of a CPU interval of rank `rank` that starts at t and needs d: later(t, d), or later
+  // with d stretched by the OS noise. Every CPU busy time the executor charges passes here.
+  SimTime cpu_end(SimTime t, SimTime d, RankId rank);
+  noise::NoiseModel* noise_ = nullptr;
   // The delivery-order stream of a message: its (sender, receiver) rank pair.
   static uint64_t stream(RankId src, RankId dst) {
     return (uint64_t{static_cast<uint32_t>(src)} << 32) | static_cast<uint32_t>(dst);

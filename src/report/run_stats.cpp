@@ -76,6 +76,8 @@ void RunStats::finish(const RunResult& result) {
   s.nic = result.nic;
   s.phases = result.phases;
   s.regions = result.regions;
+  s.noise.clear();
+  for (int64_t v : result.noise.noise_ps) s.noise.push_back(SimTime::ps(v));
   phase_split_.finish(links_.rows(s.makespan), s);
   s.energy_known = result.energy.present;
   s.energy_total_j = result.energy.total_j;

@@ -68,6 +68,7 @@
 // decimals from the integer picoseconds (time_format.hpp seconds_text), bytes and counts as
 // integers, other reals %.12g; fields holding a comma or quote are quoted):
 //   ranks.csv          rank,host,finish_s,compute_s,p2p_s,collective_s,wait_s,other_s,idle_s
+//                      (and noise_s, the OS noise injected into the rank, when noise is on)
 //   matrix.csv         src,dst,messages,bytes
 //   sizes.csv          upper_bytes,p2p_messages,p2p_bytes,collective_messages,collective_bytes
 //                      (upper_bytes empty for the last bucket)

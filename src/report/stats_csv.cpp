@@ -61,12 +61,17 @@ void prepare_stats_dir(const std::string& dir, const std::string& what) {
 }
 
 void write_stats_csv(const StatsReport& s, const std::string& dir) {
-  write_table(dir, "ranks.csv", "rank,host,finish_s,compute_s,p2p_s,collective_s,wait_s,other_s,idle_s",
+  const bool noise = !s.noise.empty();
+  write_table(dir, "ranks.csv",
+              noise ? "rank,host,finish_s,compute_s,p2p_s,collective_s,wait_s,other_s,idle_s,noise_s"
+                    : "rank,host,finish_s,compute_s,p2p_s,collective_s,wait_s,other_s,idle_s",
               [&](std::ostream& os) {
-                for (const RankTimes& t : s.ranks) {
+                for (size_t i = 0; i < s.ranks.size(); ++i) {
+                  const RankTimes& t = s.ranks[i];
                   os << t.rank << ',' << field(t.host);
                   for (SimTime v : {t.finish, t.compute, t.p2p, t.collective, t.wait, t.other, t.idle})
                     os << ',' << seconds_text(v);
+                  if (noise) os << ',' << seconds_text(i < s.noise.size() ? s.noise[i] : SimTime::zero());
                   os << '\n';
                 }
               });

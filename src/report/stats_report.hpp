@@ -112,6 +112,7 @@ struct StatsReport {
   std::vector<PhaseMatrixEntry> phase_matrix;  // by phase, then (src, dst)
   std::vector<PhaseLinkRow> phase_links;       // by phase, then platform order
   std::vector<RegionRow> regions;  // computation per code region, first appearance first
+  std::vector<SimTime> noise;      // per rank: OS noise injected (noise/noise_model.hpp); empty: no noise
 };
 
 }  // namespace simfab

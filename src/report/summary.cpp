@@ -7,6 +7,8 @@
 #include "report/energy_report.hpp"
 #include "report/network_stats.hpp"
 #include "report/nic_report.hpp"
+#include "report/noise_report.hpp"
+#include "noise/noise_keys.hpp"
 #include "report/plural.hpp"
 
 namespace simfab {
@@ -65,6 +67,7 @@ nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
   nlohmann::ordered_json c = nlohmann::ordered_json::object();
   for (const auto& entry : cfg.keys()) {
     const std::string& name = entry.first;  // not a structured binding: lambdas capture it
+    if (!r.noise.present && noise::is_noise_key(name)) continue;  // off: the JSON of a simfab without noise
     auto derived = std::find_if(r.derived.begin(), r.derived.end(), [&](const auto& d) { return d.first == name; });
     if (derived != r.derived.end()) {
       c[name] = derived->second;
@@ -144,6 +147,7 @@ void print_summary(std::ostream& os, const RunResult& r, const Config& cfg) {
   print_phases(os, r.phases);
   print_energy(os, r, cfg);
   print_region_factors(os, r, cfg);
+  print_noise(os, r.noise);
   for (const auto& [k, how] : r.derived) os << "note: " << k << " = " << how << "\n";
 }
 
@@ -175,6 +179,7 @@ nlohmann::ordered_json result_json_value(const RunResult& r, const Config& cfg, 
   if (!r.phases.empty()) j["phases"] = phases_json(r.phases, reproducible);
   add_energy_json(j, r, cfg);
   if (cfg.text("cpu/region-factors") != "none") j["region_factors"] = region_factors_json(r);
+  if (r.noise.present) j["noise"] = noise_json(r.noise);
   j["wall_s"] = reproducible ? 0.0 : r.wall_s;
   j["simulate_s"] = reproducible ? 0.0 : r.simulate_s;
   j["peak_rss_bytes"] = reproducible ? 0 : r.peak_rss_bytes;

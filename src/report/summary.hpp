@@ -15,6 +15,8 @@
 //   events             events processed by the kernel
 //   network            link and flow statistics of models that share links (report/network_stats.hpp)
 //   energy_j, hosts, energy   when the platform declares power (report/energy_report.hpp)
+//   noise              with OS noise (report/noise_report.hpp); without it the noise/* keys are
+//                      left out of config, so such a run's JSON is unchanged
 //   wall_s, simulate_s, peak_rss_bytes   wall-clock seconds of the run and of its event loop,
 //                      and peak memory; 0 with --reproducible, so two runs give byte-identical files
 #pragma once

@@ -16,6 +16,7 @@
 #include "nic/nic_params.hpp"
 #include "nic/nic_registry.hpp"
 #include "nic/portals_network.hpp"
+#include "noise/noise_keys.hpp"
 #include "platform/load_platform.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/goal_binary.hpp"
@@ -38,6 +39,7 @@ void register_builtin_keys(Config& cfg) {
   hybrid::register_hybrid_keys(cfg);
   register_calibration_keys(cfg);
   register_region_keys(cfg);
+  noise::register_noise_keys(cfg);
 }
 
 namespace {
@@ -105,6 +107,8 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   else if (hooks.nic_log_required)
     throw InputError(SourceLoc{"--portals-log", 0, 0}, "the Portals log records the NIC model: add --cfg nic/model=portals");
   Executor ex(engine, *net, ops, program, rank_host);
+  noise::NoiseSetup noise_setup = noise::make_noise(cfg, static_cast<int>(rank_host.size()));
+  ex.set_noise(noise_setup.model.get());
   if (const std::string& f = cfg.text("cpu/region-factors"); f != "none") ex.regions().load_factors(f);
   // Model switches (sim/model_switch.hpp): by time from --switch, logical ones from the front-end.
   std::vector<ModelSwitchSpec> specs;
@@ -211,6 +215,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   out.regions = ex.regions().rows(ex.call_sites());
   out.unused_region_factors = ex.regions().unused_factors();
   out.migrations = program.migrations();
+  if (noise_setup.model) out.noise = noise_setup.model->result(noise_setup.offsets, noise_setup.source);
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());
   out.rank_host.clear();

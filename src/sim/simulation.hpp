@@ -19,6 +19,7 @@
 #include "energy/pstate_log.hpp"
 #include "mpi/activity.hpp"
 #include "mpi/executor.hpp"
+#include "noise/noise_model.hpp"
 #include "platform/platform.hpp"
 
 namespace simfab {
@@ -76,6 +77,7 @@ struct RunResult {
   uint64_t migrations = 0;        // ranks GreedyLB moved (lb/balancer=greedy)
   std::vector<RegionRow> regions;  // computation per code region (mpi/region_times.hpp)
   std::vector<std::string> unused_region_factors;  // cpu/region-factors' regions that never computed
+  noise::NoiseResult noise;        // OS noise injected (noise/noise_model.hpp); present when noise is on
   ExecutionResult exec;
   double wall_s = 0;      // wall-clock seconds of the whole run (loading inputs included)
   double simulate_s = 0;  // of which the event loop (events / simulate_s = the kernel's speed)

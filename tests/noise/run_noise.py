@@ -1,0 +1,146 @@
+#!/usr/bin/env python3
+"""OS noise from the command line (issue 33, src/noise/): the keys are listed; a trace and fixed
+offsets give the hand-computed finish times of the 8-rank dissemination (tests/unit/noise_test.cpp
+derives them); the text line, the JSON section and ranks.csv's noise_s column; cosched gives every
+rank the same stretch; seeds are reproducible (same seed: byte-identical JSON, another: other
+offsets); synthetic noise; TI replay is stretched too; a run without noise keys prints no noise
+line nor noise keys; bad inputs exit 2 naming the file:line or the key, and write nothing.
+
+usage: run_noise.py SIMFAB SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+import golden_check  # noqa: E402
+from golden_check import check  # noqa: E402
+
+SIMFAB, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+GOAL = os.path.join(SRC, "examples/goal/dissemination8.goal")
+TRACE = os.path.join(SRC, "examples/noise/detour_1100ns.txt")
+LOGGOPS = ["--cfg", "loggops/L=0", "--cfg", "loggops/o=50000", "--cfg", "loggops/g=100000", "--cfg", "loggops/G=6000"]
+OFFSETS = "0," + ",".join(["5us"] * 7)
+
+
+def run(args, cwd=SRC):
+    p = subprocess.run([SIMFAB] + args, cwd=cwd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def run_json(args):
+    """(exit, parsed JSON or None, raw text, stdout, stderr) of simfab run ARGS --json ... --reproducible."""
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        code, so, se = run(["run"] + args + ["--json", out, "--reproducible"])
+        text = open(out).read() if os.path.exists(out) else None
+    return code, json.loads(text) if text else None, text, so, se
+
+
+def finishes(j):
+    return [r["finish_ps"] for r in j["ranks"]] if j else None
+
+
+# The keys are declared.
+code, so, _ = run(["config", "--list"])
+for key in ["noise/trace", "noise/period", "noise/duration", "noise/rule", "noise/cosched", "noise/seed", "noise/offsets"]:
+    check("config --list " + key, code == 0 and key + " (" in so, key, so[:200])
+
+# Without noise keys: no noise line, no noise section, no noise/* keys in config.
+code, j, _, so, se = run_json(["--goal", GOAL] + LOGGOPS)
+check("no noise: exit 0", code == 0, 0, se)
+check("no noise: finishes", finishes(j) == [3522000] * 8, [3522000] * 8, finishes(j))
+check("no noise: no line", not any(l.startswith("noise:") for l in so.splitlines()), "no noise line", so)
+check("no noise: no JSON keys", j is not None and "noise" not in j and not any(k.startswith("noise/") for k in j["config"]),
+      "no noise section nor keys", j and [k for k in j["config"] if k.startswith("noise")])
+
+# The hand computation: the detour at 1100 ns hits rank 0's first receive overhead only.
+HAND = [3542000, 3522000] * 4
+for rule in ["loggopsim", "preempt"]:
+    args = ["--goal", GOAL] + LOGGOPS + ["--cfg", "noise/trace=" + TRACE, "--cfg", "noise/offsets=" + OFFSETS,
+                                         "--cfg", "noise/rule=" + rule]
+    code, j, _, so, se = run_json(args)
+    check(rule + ": exit 0", code == 0, 0, se)
+    check(rule + ": hand-computed finishes", finishes(j) == HAND, HAND, finishes(j))
+    n = j and j.get("noise")
+    check(rule + ": JSON noise", n and n["total_ps"] == 20000 and n["detours"] == 1 and n["rule"] == rule and
+          n["offsets"] == "fixed" and n["period_ps"] == 10000000 and n["ranks"][0]["noise_ps"] == 20000 and
+          n["ranks"][1] == {"rank": 1, "offset_ps": 5000000, "noise_ps": 0, "detours": 0},
+          "20000 ps in 1 detour on rank 0", n)
+    line = f"noise: 20 ns injected in 1 detour (rule {rule}, fixed offsets), most on rank 0: 20 ns"
+    check(rule + ": text line", line in so, line, so)
+
+# Co-scheduled at one offset: every rank shifts by the detour.
+code, j, _, _, se = run_json(["--goal", GOAL] + LOGGOPS + ["--cfg", "noise/trace=" + TRACE, "--cfg", "noise/offsets=0"])
+check("all at offset 0", finishes(j) == [3542000] * 8, [3542000] * 8, finishes(j) or se)
+
+# Synthetic noise, drawn offsets: cosched gives every rank the same offset and stretch; seeds repeat.
+SYN = ["--goal", GOAL] + LOGGOPS + ["--cfg", "noise/period=1us", "--cfg", "noise/duration=100ns"]
+code, co, _, _, se = run_json(SYN + ["--cfg", "noise/cosched=yes", "--cfg", "noise/seed=3"])
+check("cosched exit 0", code == 0, 0, se)
+if co:
+    offs = {r["offset_ps"] for r in co["noise"]["ranks"]}
+    stretch = {r["noise_ps"] for r in co["noise"]["ranks"]}
+    check("cosched: one offset", len(offs) == 1 and co["noise"]["offsets"] == "co-scheduled", "one offset", offs)
+    check("cosched: same stretch and finish", len(stretch) == 1 and len(set(finishes(co))) == 1 and
+          finishes(co)[0] > 3522000, "equal", (stretch, finishes(co)))
+code, a, ta, _, _ = run_json(SYN + ["--cfg", "noise/seed=11"])
+code, b, tb, _, _ = run_json(SYN + ["--cfg", "noise/seed=11"])
+code, c, tc, _, _ = run_json(SYN + ["--cfg", "noise/seed=12"])
+check("same seed: byte-identical JSON", ta is not None and ta == tb, "identical", "different")
+if a and c:
+    oa = [r["offset_ps"] for r in a["noise"]["ranks"]]
+    oc = [r["offset_ps"] for r in c["noise"]["ranks"]]
+    check("another seed: other offsets", oa != oc, "different offsets", (oa, oc))
+    check("independent offsets differ", len(set(oa)) > 1 and a["noise"]["offsets"] == "independent", "several", oa)
+
+# --stats: ranks.csv gains noise_s.
+with tempfile.TemporaryDirectory() as d:
+    code, so, se = run(["run", "--goal", GOAL] + LOGGOPS + ["--cfg", "noise/trace=" + TRACE, "--cfg",
+                                                            "noise/offsets=" + OFFSETS, "--stats", d])
+    rows = open(os.path.join(d, "ranks.csv")).read().splitlines() if code == 0 else []
+    check("ranks.csv noise_s", rows and rows[0].endswith(",idle_s,noise_s") and rows[1].endswith(",0.000000020000")
+          and rows[2].endswith(",0.000000000000"), "noise_s column", rows[:3] or se)
+    code, so, se = run(["run", "--goal", GOAL] + LOGGOPS + ["--stats", d])
+    rows = open(os.path.join(d, "ranks.csv")).read().splitlines() if code == 0 else []
+    check("ranks.csv without noise", rows and rows[0].endswith(",idle_s"), "no noise_s", rows[:1] or se)
+
+# TI replay is stretched too (a computation and the overheads of a ping-pong).
+TI = ["--trace", os.path.join(SRC, "examples/ti/pingpong.ti"), "--platform", os.path.join(SRC, "examples/platforms/cluster16.yaml")]
+code, quiet, _, _, se = run_json(TI)
+code2, noisy, _, _, se2 = run_json(TI + ["--cfg", "noise/period=10us", "--cfg", "noise/duration=1us", "--cfg", "noise/offsets=0"])
+check("TI with noise", code == 0 and code2 == 0 and noisy["makespan_ps"] > quiet["makespan_ps"] and
+      noisy["noise"]["total_ps"] > 0, "longer makespan", (se, se2, quiet and quiet["makespan_ps"], noisy and noisy.get("noise")))
+
+# Bad input: exit 2, the place and what was expected, nothing written.
+BAD = [
+    ("malformed line", "1100 20\n2000\n", [], ["t.txt:2:1:", "expected `<start_ns> <duration_ns>`", "2000"]),
+    ("negative duration", "1100 -20\n", [], ["t.txt:1:6:", "a negative duration"]),
+    ("non-numeric", "1100 twenty\n", [], ["t.txt:1:6:", "'twenty' is not a number of nanoseconds"]),
+    ("unsorted", "1100 20\n900 5\n", [], ["t.txt:2:1:", "sorted by start", "line 1"]),
+    ("overlapping", "1100 20\n1110 5\n", [], ["t.txt:2:1:", "starts inside the one at line 1"]),
+    ("empty trace", "# nothing\n", [], ["t.txt", "the noise trace is empty"]),
+    ("trace and period", "1100 20\n2000 0\n", ["--cfg", "noise/period=1us", "--cfg", "noise/duration=10ns"],
+     ["not both"]),
+    ("missing trace", None, ["--cfg", "noise/trace=nope.txt"], ["nope.txt", "cannot open the noise trace"]),
+    ("period <= duration", None, ["--cfg", "noise/period=10ns", "--cfg", "noise/duration=10ns"],
+     ["--cfg noise/period", "must be longer than noise/duration"]),
+    ("period without duration", None, ["--cfg", "noise/period=10us"], ["needs both noise/period and noise/duration"]),
+    ("rule without noise", None, ["--cfg", "noise/rule=preempt"], ["noise/rule says how to inject OS noise"]),
+    ("offsets count", "1100 20\n2000 0\n", ["--cfg", "noise/offsets=0,1,2"], ["3 offsets for 8 ranks"]),
+]
+for name, content, extra, words in BAD:
+    with tempfile.TemporaryDirectory() as d:
+        args = ["run", "--goal", GOAL, "--json", "r.json", "--stats", "st"] + extra
+        if content is not None:
+            open(os.path.join(d, "t.txt"), "w").write(content)
+            args += ["--cfg", "noise/trace=t.txt"]
+        code, so, se = run(args, cwd=d)
+        left = sorted(f for f in os.listdir(d) if f != "t.txt")
+        check("bad " + name + ": exit 2", code == 2, 2, f"exit {code}: {se}")
+        check("bad " + name + ": message", all(w in se for w in words), words, se)
+        check("bad " + name + ": nothing written", left == [] and so == "", "no file, no stdout", (left, so))
+
+golden_check.finish("run_noise.py")

@@ -8,7 +8,6 @@
 #include "report/network_stats.hpp"
 #include "report/nic_report.hpp"
 #include "report/noise_report.hpp"
-#include "noise/noise_keys.hpp"
 #include "report/plural.hpp"
 
 namespace simfab {
@@ -67,7 +66,6 @@ nlohmann::ordered_json config_json(const RunResult& r, const Config& cfg) {
   nlohmann::ordered_json c = nlohmann::ordered_json::object();
   for (const auto& entry : cfg.keys()) {
     const std::string& name = entry.first;  // not a structured binding: lambdas capture it
-    if (!r.noise.present && noise::is_noise_key(name)) continue;  // off: the JSON of a simfab without noise
     auto derived = std::find_if(r.derived.begin(), r.derived.end(), [&](const auto& d) { return d.first == name; });
     if (derived != r.derived.end()) {
       c[name] = derived->second;

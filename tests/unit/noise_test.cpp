@@ -20,27 +20,13 @@ NoiseModel model(std::vector<noise::Detour> d, int64_t period, NoiseRule rule, s
   return NoiseModel(DetourTrace(std::move(d), period), rule, std::move(offsets));
 }
 
-// Runs a GOAL text under LogGOPS with `noise` stretching every CPU interval.
-ExecutionResult run_noisy(const std::string& text, const LogGOPSParams& p, NoiseModel* noise) {
-  GoalSchedule g = parse_goal_text(text, "test.goal");
-  Platform platform = Platform::ideal(g.num_ranks);
-  Engine engine;
-  LogGOPSNetwork net(engine, platform, p);
-  GoalProgram prog(g);
-  std::vector<HostId> rank_host(static_cast<size_t>(g.num_ranks));
-  for (int r = 0; r < g.num_ranks; ++r) rank_host[static_cast<size_t>(r)] = r;
-  Executor ex(engine, net, g.ops, prog, rank_host);
-  ex.set_noise(noise);
-  return ex.run();
-}
-
 constexpr const char* kOneCalc = "num_ranks 1\nrank 0 {\nl1: calc 1000\n}\n";
 
 TEST(Noise, DetourInsideACalcAddsItsDuration) {
   // calc of C = 1000 from t = 0; detour [300, 350): finishes at C + d = 1050 under both rules.
   for (NoiseRule rule : {NoiseRule::kLoggopsim, NoiseRule::kPreempt}) {
     NoiseModel m = model({{300, 50}}, 10000, rule);
-    ExecutionResult r = run_noisy(kOneCalc, params(0, 0, 0, 0, 0), &m);
+    ExecutionResult r = testing::run_goal(kOneCalc, params(0, 0, 0, 0, 0), &m);
     EXPECT_EQ(r.finish[0].ps(), 1050);
     EXPECT_EQ(m.result("fixed", "test").detours[0], 1u);
     EXPECT_EQ(m.result("fixed", "test").noise_ps[0], 50);
@@ -50,7 +36,7 @@ TEST(Noise, DetourInsideACalcAddsItsDuration) {
 TEST(Noise, DetourOutsideChangesNothing) {
   for (NoiseRule rule : {NoiseRule::kLoggopsim, NoiseRule::kPreempt}) {
     NoiseModel m = model({{2000, 50}}, 10000, rule);
-    ExecutionResult r = run_noisy(kOneCalc, params(0, 0, 0, 0, 0), &m);
+    ExecutionResult r = testing::run_goal(kOneCalc, params(0, 0, 0, 0, 0), &m);
     EXPECT_EQ(r.finish[0].ps(), 1000);
     EXPECT_EQ(m.result("fixed", "test").detours[0], 0u);
   }
@@ -60,7 +46,7 @@ TEST(Noise, DetourInProgressAddsItsRemainder) {
   // Offset 20: the calc starts at trace time 20, inside [0, 50): 30 ps of it remain.
   for (NoiseRule rule : {NoiseRule::kLoggopsim, NoiseRule::kPreempt}) {
     NoiseModel m = model({{0, 50}}, 10000, rule, {20});
-    ExecutionResult r = run_noisy(kOneCalc, params(0, 0, 0, 0, 0), &m);
+    ExecutionResult r = testing::run_goal(kOneCalc, params(0, 0, 0, 0, 0), &m);
     EXPECT_EQ(r.finish[0].ps(), 1030);
   }
 }
@@ -138,7 +124,7 @@ TEST(Noise, CoscheduledRanksStretchAlike) {
   // overhead [50,000, 1,174,000) contains it, so the dissemination shifts by 20,000 everywhere.
   NoiseModel m = model({{1'100'000, 20'000}, {10'000'000, 1'000}}, 10'001'000, NoiseRule::kLoggopsim,
                        std::vector<int64_t>(8, 0));
-  ExecutionResult r = run_noisy(dissemination_goal(8, 180), params(0, 50000, 100000, 6000, 0), &m);
+  ExecutionResult r = testing::run_goal(dissemination_goal(8, 180), params(0, 50000, 100000, 6000, 0), &m);
   ASSERT_TRUE(r.blocked.empty());
   for (SimTime t : r.finish) EXPECT_EQ(t.ps(), 3'542'000);
 }
@@ -158,7 +144,7 @@ TEST(Noise, DisseminationAllreduceUnderLogGOPSMatchesHandComputation) {
   offsets[0] = 0;
   for (NoiseRule rule : {NoiseRule::kLoggopsim, NoiseRule::kPreempt}) {
     NoiseModel m = model({{1'100'000, 20'000}, {10'000'000, 1'000}}, 10'001'000, rule, offsets);
-    ExecutionResult r = run_noisy(dissemination_goal(8, 180), params(0, 50000, 100000, 6000, 0), &m);
+    ExecutionResult r = testing::run_goal(dissemination_goal(8, 180), params(0, 50000, 100000, 6000, 0), &m);
     ASSERT_TRUE(r.blocked.empty());
     for (int i = 0; i < 8; ++i) EXPECT_EQ(r.finish[static_cast<size_t>(i)].ps(), i % 2 == 0 ? 3'542'000 : 3'522'000) << i;
     const noise::NoiseResult n = m.result("fixed", "test");

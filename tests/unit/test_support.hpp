@@ -35,7 +35,8 @@ inline LogGOPSParams params(int64_t L, int64_t o, int64_t g, double G, double O,
   return LogGOPSParams{SimTime::ps(L), SimTime::ps(o), SimTime::ps(g), G, O, S};
 }
 
-inline ExecutionResult run_goal(const std::string& text, const LogGOPSParams& p) {
+// A GOAL text under LogGOPS on ideal hosts; `noise` (optional) stretches every CPU interval.
+inline ExecutionResult run_goal(const std::string& text, const LogGOPSParams& p, noise::NoiseModel* noise = nullptr) {
   GoalSchedule g = parse_goal_text(text, "test.goal");
   Platform platform = Platform::ideal(g.num_ranks);
   Engine engine;
@@ -44,6 +45,7 @@ inline ExecutionResult run_goal(const std::string& text, const LogGOPSParams& p)
   std::vector<HostId> rank_host(static_cast<size_t>(g.num_ranks));
   for (int r = 0; r < g.num_ranks; ++r) rank_host[static_cast<size_t>(r)] = r;
   Executor ex(engine, net, g.ops, prog, rank_host);
+  ex.set_noise(noise);
   return ex.run();
 }
 

@@ -9,8 +9,17 @@
 // takes effect at once for the computations already running (their remaining work continues at
 // the new rate: test 6, 100 Mflop switched from 100 to 20 Mflop/s at 0.5 s ends at 3.0 s).
 //
-// Which hosts are modelled this way ("dynamic"): those with more than one pstate, and those with
-// more ranks than cores. Every other host keeps LogGOPSim's CPU timer (a computation's end is
+// Speed profiles (platform/availability.hpp, SimGrid's speed_file): the rate is also multiplied by
+// the profile's value a(t) in force, r = s(p) * a(t) * min(1, N / n). While the host computes, its
+// one live event is at the earlier of the next completion and the profile's next change, where
+// V is brought up to date at the old rate and the new a(t) applies: the integral of the step
+// function is exact (SimGrid's 10 Gflop on 1 Gf under "0 0.5 / 2 1 / PERIODICITY 3" ends at 15 s).
+// An idle host schedules nothing, so a periodic profile does not keep the run alive. A rate of 0
+// (a pstate of speed 0, or a(t) = 0) with no later change is an InputError: the computation
+// would never end.
+//
+// Which hosts are modelled this way ("dynamic"): those with more than one pstate or a speed
+// profile, and those with more ranks than cores. Every other host keeps LogGOPSim's CPU timer (a computation's end is
 // known when it starts, no extra event); its load still reaches the observers.
 //
 // Algorithm. All computations of a dynamic host progress at the same rate, so the host keeps a
@@ -73,6 +82,8 @@ class HostCpus : public EventHandler {
 
   int pstate(HostId h) const;
   int pstates(HostId h) const;
+  // The last pstate of speed > 0 counted from pstate 0 (CpuProfile::last_computing_pstate).
+  int last_computing_pstate(HostId h) const;
   // Sets host h's pstate from the engine's current time on. REQUIRES: 0 <= p < pstates(h).
   // A fixed host has one pstate: setting it to 0 does nothing.
   void set_pstate(HostId h, int p);
@@ -93,6 +104,8 @@ class HostCpus : public EventHandler {
     int pstate;
     const CpuProfile* profile;
     double scale;  // speeds[pstate] / speeds[initial]
+    const Availability* avail = nullptr;  // its speed profile, or none
+    double avail_scale = 1;               // the profile's value in force (1 before its first event)
     double v = 0;  // virtual work clock
     SimTime t_last = SimTime::zero();
     uint32_t generation = 0;
@@ -102,6 +115,8 @@ class HostCpus : public EventHandler {
   void advance(Dyn& d, SimTime t);
   void reschedule(uint32_t di);
   void notify(const Dyn& d, SimTime t);
+  // After advance(d, now): the speed profile's value from now on.
+  static void refresh_avail(Dyn& d, SimTime now);
 
   Engine& engine_;
   const Platform& platform_;

@@ -178,7 +178,7 @@ Governor::Governor(Engine& engine, cpu::HostCpus& cpus, const Platform& platform
 
 int Governor::lo(HostId h) const { return std::min(params_.min_pstate, cpus_.pstates(h) - 1); }
 int Governor::hi(HostId h) const {
-  const int last = cpus_.pstates(h) - 1;
+  const int last = cpus_.last_computing_pstate(h);
   return params_.max_pstate < 0 ? last : std::clamp(params_.max_pstate, lo(h), last);
 }
 

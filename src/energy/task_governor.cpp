@@ -13,7 +13,7 @@ TaskGovernor::TaskGovernor(cpu::HostCpus& cpus, const Platform& platform, TaskGo
 
 int TaskGovernor::lo(HostId h) const { return std::min(params_.min_pstate, cpus_.pstates(h) - 1); }
 int TaskGovernor::hi(HostId h) const {
-  const int last = cpus_.pstates(h) - 1;
+  const int last = cpus_.last_computing_pstate(h);
   return params_.max_pstate < 0 ? last : std::clamp(params_.max_pstate, lo(h), last);
 }
 

@@ -33,14 +33,18 @@ CpuProfileError diagnose_cpu_profile(const CpuProfile& p) {
   auto fail = [](Field f, int pstate, std::string text) { return CpuProfileError{f, pstate, std::move(text)}; };
   if (p.speeds.empty()) return fail(Field::kSpeeds, -1, "no speed: a host needs at least one pstate");
   for (size_t i = 0; i < p.speeds.size(); ++i)
-    if (!(p.speeds[i] > 0) || !std::isfinite(p.speeds[i]))
+    if (!(p.speeds[i] >= 0) || !std::isfinite(p.speeds[i]))
       return fail(Field::kSpeeds, static_cast<int>(i),
-                  "pstate " + std::to_string(i) + ": the speed must be a positive number of flop/s");
+                  "pstate " + std::to_string(i) + ": the speed must be a number of flop/s >= 0");
   if (p.initial_pstate < 0 || p.initial_pstate >= p.pstates())
     return fail(Field::kInitialPstate, p.initial_pstate,
                 "pstate " + std::to_string(p.initial_pstate) + " is out of range: the host has " +
                     std::to_string(p.pstates()) + " pstate" + (p.pstates() == 1 ? "" : "s") + " (0 to " +
                     std::to_string(p.pstates() - 1) + ")");
+  if (!(p.speeds[static_cast<size_t>(p.initial_pstate)] > 0))
+    return fail(Field::kInitialPstate, p.initial_pstate,
+                "pstate " + std::to_string(p.initial_pstate) +
+                    " has speed 0 (a booting or off state), so it cannot be the pstate the host starts in");
   if (!p.power.empty() && p.power.size() != p.speeds.size())
     return fail(Field::kPower, -1,
                 std::to_string(p.power.size()) + " power triple" + (p.power.size() == 1 ? "" : "s") + " for " +

@@ -16,8 +16,9 @@
 // P(u) = Epsilon + u * (AllCores - Epsilon) for u > 0; the key energy/middle-value chooses
 // (energy/power_model.hpp evaluates both).
 //
-// Validation (check_cpu_profile): at least one speed, every speed > 0; the initial pstate one of
-// them; power either absent or one triple per speed; every value >= 0 and finite; AllCores >=
+// Validation (check_cpu_profile): at least one speed, every speed >= 0 (0: SimGrid's "0f" of a
+// booting or switched-off pstate, energy_boot.xml) and the initial pstate's > 0; the initial
+// pstate one of them; power either absent or one triple per speed; every value >= 0 and finite; AllCores >=
 // OneCore; power_off >= 0; boot and shutdown times and energies finite and >= 0; C-states with
 // powers >= 0 that do not rise and latencies >= 0 that do not fall from one to the next. Errors are returned as text naming the offending pstate, for the
 // loaders to prefix with the host and attribute; diagnose_cpu_profile also says which part of
@@ -67,6 +68,14 @@ struct CpuProfile {
 
   int pstates() const { return static_cast<int>(speeds.size()); }
   bool has_power() const { return !power.empty(); }
+  // The last pstate a governor may choose: the end of the run of computing (speed > 0) pstates
+  // that starts at pstate 0. SimGrid's idiom for booting and switching off (energy_boot.xml) adds
+  // pstates of speed 0 after the real ones; only an explicit set_pstate enters them.
+  int last_computing_pstate() const {
+    int p = 0;
+    while (p + 1 < pstates() && speeds[static_cast<size_t>(p + 1)] > 0) ++p;
+    return p;
+  }
 };
 
 // Empty when `p` is valid; else what is wrong, e.g. "pstate 2: AllCores 90 W is below OneCore

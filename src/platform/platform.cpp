@@ -75,6 +75,47 @@ void Platform::set_link_power(LinkId l, double idle_w, double busy_w) {
   }
 }
 
+void Platform::set_profile(ProfileKind kind, int32_t element, int a) {
+  SIMFAB_CHECK(a >= -1 && a < availability_count(), "set_profile of an unknown profile");
+  if (kind == ProfileKind::kSpeed || kind == ProfileKind::kHostState) {
+    SIMFAB_CHECK(element >= 0 && element < host_count(), "set_profile of an unknown host");
+    Host& h = hosts_[static_cast<size_t>(element)];
+    (kind == ProfileKind::kSpeed ? h.speed_profile : h.state_profile) = a;
+    return;
+  }
+  SIMFAB_CHECK(element >= 0 && element < static_cast<int32_t>(links_.size()), "set_profile of an unknown link");
+  for (LinkId k : {element, links_[static_cast<size_t>(element)].twin}) {
+    if (k < 0) continue;
+    Link& l = links_[static_cast<size_t>(k)];
+    (kind == ProfileKind::kBandwidth ? l.bandwidth_profile
+                                     : kind == ProfileKind::kLatency ? l.latency_profile : l.state_profile) = a;
+  }
+}
+
+double Platform::bandwidth_at(LinkId l, SimTime t) const {
+  const Link& k = link(l);
+  if (k.bandwidth_profile < 0) return k.bandwidth_Bps;
+  return availability(k.bandwidth_profile).value_at(t).value_or(k.bandwidth_Bps);
+}
+
+SimTime Platform::latency_at(LinkId l, SimTime t) const {
+  const Link& k = link(l);
+  if (k.latency_profile < 0) return k.latency;
+  const std::optional<double> v = availability(k.latency_profile).value_at(t);
+  return v ? SimTime::from_seconds(*v) : k.latency;
+}
+
+bool Platform::has_profiles(ProfileKind kind) const {
+  if (kind == ProfileKind::kSpeed || kind == ProfileKind::kHostState)
+    return std::any_of(hosts_.begin(), hosts_.end(), [&](const Host& h) {
+      return (kind == ProfileKind::kSpeed ? h.speed_profile : h.state_profile) >= 0;
+    });
+  return std::any_of(links_.begin(), links_.end(), [&](const Link& l) {
+    return (kind == ProfileKind::kBandwidth ? l.bandwidth_profile
+                                            : kind == ProfileKind::kLatency ? l.latency_profile : l.state_profile) >= 0;
+  });
+}
+
 int Platform::add_cluster(Cluster c) {
   for (const Cabinet& k : c.cabinets)
     SIMFAB_CHECK(k.up >= 0 && k.down >= 0, "a cabinet of cluster " + c.name + " lacks its up or down link");

@@ -65,6 +65,7 @@
 
 #include "core/error.hpp"
 #include "core/sim_time.hpp"
+#include "platform/availability.hpp"
 #include "platform/cpu_profile.hpp"
 #include "platform/ids.hpp"
 #include "topo/topology.hpp"
@@ -92,6 +93,10 @@ struct Host {
   // -1: one pstate of speed_flops and no power model. When set, speed_flops is the speed of the
   // profile's initial pstate (what front-ends turn flops into time with).
   int cpu_profile = -1;
+  // Availability profiles (platform/availability.hpp), indices into Platform::availability(), or
+  // -1: its speed scaled over time (SimGrid's speed_file), its on/off state (state_file).
+  int speed_profile = -1;
+  int state_profile = -1;
 };
 
 struct Link {
@@ -107,6 +112,20 @@ struct Link {
   double idle_w = -1;
   double busy_w = -1;
   bool has_power() const { return idle_w >= 0; }
+  // Availability profiles (platform/availability.hpp), indices into Platform::availability(), or
+  // -1: bandwidth (bytes/s) and latency (s) over time, on/off state (SimGrid's bandwidth_file,
+  // latency_file, state_file). A split-duplex link's two directions share them.
+  int bandwidth_profile = -1;
+  int latency_profile = -1;
+  int state_profile = -1;
+};
+
+// A disk of a host (SimGrid's <disk>): read and write bandwidth in bytes/s, for MPI-IO timing.
+struct Disk {
+  std::string name;
+  HostId host = -1;
+  double read_Bps = 0;
+  double write_Bps = 0;
 };
 
 // A cabinet of a hierarchical cluster: its links to the rest of the cluster.
@@ -164,6 +183,25 @@ class Platform {
   // loaders that learn a host's power after adding it (SimGrid XML: <prop> children).
   // REQUIRES: both exist.
   void set_cpu_profile(HostId h, int profile);
+  // Availability profiles, shared by the hosts and links that name their index.
+  int add_availability(Availability a) {
+    availability_.push_back(std::move(a));
+    return static_cast<int>(availability_.size()) - 1;
+  }
+  const Availability& availability(int i) const { return availability_[static_cast<size_t>(i)]; }
+  int availability_count() const { return static_cast<int>(availability_.size()); }
+  // Attaches profile `a` (an index, or -1) to a host's speed or state, or to a link's bandwidth,
+  // latency or state (a split-duplex link: both directions). REQUIRES: they exist.
+  enum class ProfileKind { kSpeed, kHostState, kBandwidth, kLatency, kLinkState };
+  void set_profile(ProfileKind kind, int32_t element, int a);
+  // Link l's bandwidth (bytes/s) and latency at time t: its profile's value in force, else the
+  // nominal Link::bandwidth_Bps / latency.
+  double bandwidth_at(LinkId l, SimTime t) const;
+  SimTime latency_at(LinkId l, SimTime t) const;
+  // True when any host or link has a profile of that kind.
+  bool has_profiles(ProfileKind kind) const;
+  void add_disk(Disk d) { disks_.push_back(std::move(d)); }
+  const std::vector<Disk>& disks() const { return disks_; }
   // Sets the power of link l and of its twin (a split-duplex link's other direction), for loaders
   // that learn it after adding the link. REQUIRES: l exists; check_link_power(idle, busy) empty.
   void set_link_power(LinkId l, double idle_w, double busy_w);
@@ -249,6 +287,8 @@ class Platform {
   std::vector<Link> links_;
   std::vector<Cluster> clusters_;
   std::vector<CpuProfile> cpu_profiles_;
+  std::vector<Availability> availability_;
+  std::vector<Disk> disks_;
   std::vector<std::string> switches_;
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;

@@ -21,6 +21,7 @@ Platform XmlBuilder::build() {
   parser_ = parser;
   XML_SetUserData(parser, this);
   XML_SetElementHandler(parser, &XmlBuilder::on_start_cb, &XmlBuilder::on_end_cb);
+  XML_SetCharacterDataHandler(parser, &XmlBuilder::on_text_cb);
   struct Free {
     XML_Parser p;
     ~Free() { XML_ParserFree(p); }
@@ -71,6 +72,12 @@ void XmlBuilder::on_end_cb(void* self, const XML_Char* name) {
     b->error_ = std::current_exception();
     XML_StopParser(b->parser_, XML_FALSE);
   }
+}
+
+void XmlBuilder::on_text_cb(void* self, const XML_Char* s, int len) {
+  auto* b = static_cast<XmlBuilder*>(self);
+  if (b->error_) return;
+  b->on_text(std::string_view(s, static_cast<size_t>(len)));  // appends only; cannot throw but bad_alloc
 }
 
 // ---- locations and errors

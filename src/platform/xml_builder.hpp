@@ -6,6 +6,7 @@
 //   xml_routes.cpp    <route>, <zoneRoute> / <ASroute>, their bypass forms, their <link_ctn>
 //   xml_cluster.cpp   <cluster>, and <cabinet>, <host_link>, <backbone> of routing="Cluster" zones
 //   xml_power.cpp     pstates and energy <prop>s of hosts, clusters and links
+//   xml_profiles.cpp  availability profiles (speed_file, ..., <trace>, <trace_connect>) and <disk>
 // Elements are built in document order as expat reports them. Every error is an InputError at
 // the file:line:column of the offending start tag (or of the element a late check is about),
 // thrown from a handler, carried across expat's C frames as an exception_ptr and rethrown by
@@ -77,6 +78,7 @@ class XmlBuilder {
   // ---- expat glue (xml_builder.cpp): exceptions never cross expat's C frames
   static void on_start_cb(void* self, const XML_Char* name, const XML_Char** atts);
   static void on_end_cb(void* self, const XML_Char* name);
+  static void on_text_cb(void* self, const XML_Char* s, int len);
 
   // ---- locations and errors
   std::string line_text(int line) const;
@@ -159,6 +161,27 @@ class XmlBuilder {
   void finish_cpu();
   void finish_link_power();
 
+  // ---- availability profiles and disks (xml_profiles.cpp)
+  struct PendingTrace {  // an open <trace>
+    std::string id, file, text;
+    double periodicity = 0;
+    SourceLoc loc;
+  };
+  struct PendingConnect {  // a <trace_connect>, resolved at </platform>
+    std::string kind, trace, element;
+    SourceLoc loc;
+  };
+  std::string base_dir() const;  // the platform file's directory ("" for a bare name)
+  void attach_profile(Platform::ProfileKind kind, int32_t element, int profile, const SourceLoc& loc);
+  // speed_file / state_file of a <host>, bandwidth_file / latency_file / state_file of a <link>.
+  void read_profile_files(const XmlAttrs& a, std::string_view el, int32_t element);
+  void read_trace(const XmlAttrs& a);
+  void end_trace();
+  void on_text(std::string_view s);
+  void read_trace_connect(const XmlAttrs& a);
+  void finish_trace_connects();
+  void read_disk(const XmlAttrs& a);
+
   // ---- routes (xml_routes.cpp)
   void read_route(const std::string& el, const XmlAttrs& a);  // <route>, <bypassRoute>
   void read_zone_route(const std::string& el, const XmlAttrs& a);  // <zoneRoute>, <ASroute>, their bypasses
@@ -203,6 +226,9 @@ class XmlBuilder {
   int64_t dragonfly_links_ = 0;            // SimGrid's uniqueId: DRAGONFLY links made so far
   std::optional<PendingCpu> cpu_;          // the open <host> or <cluster>
   std::optional<PendingLink> link_power_;  // the open <link>
+  std::optional<PendingTrace> trace_;      // the open <trace>
+  std::unordered_map<std::string, int> traces_;  // <trace> id -> Platform::availability index
+  std::vector<PendingConnect> connects_;
 };
 
 }  // namespace simfab

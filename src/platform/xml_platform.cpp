@@ -70,8 +70,17 @@ void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
     expect_parent(el, {"platform"});
     if (root_done_ || !zones_.empty()) throw error("<config> must come before the platform's zones (SimGrid's DTD)");
     check_attrs(el, a, {"id"});
+  } else if (el == "trace") {
+    expect_parent(el, {"platform", "zone", "AS"});
+    read_trace(a);
+  } else if (el == "trace_connect") {
+    expect_parent(el, {"platform", "zone", "AS"});
+    read_trace_connect(a);
+  } else if (el == "disk") {
+    expect_parent(el, {"host"});
+    read_disk(a);
   } else if (el == "prop") {
-    expect_parent(el, {"platform", "config", "zone", "AS", "host", "link", "cluster"});
+    expect_parent(el, {"platform", "config", "zone", "AS", "host", "link", "cluster", "disk"});
     check_attrs(el, a, {"id", "value"});
     const std::string& id = require_id(el, a);
     const std::string& value = require(el, a, "value", "the property's value");
@@ -80,7 +89,7 @@ void XmlBuilder::on_start(const std::string& el, const XmlAttrs& a) {
     // Energy properties of hosts, clusters and links (xml_power.cpp); the others of those, and
     // every property of a zone, mean nothing to simfab and are ignored.
     else if (stack_.back() == "host" || stack_.back() == "cluster" || stack_.back() == "link")
-      read_energy_prop(id, value);
+      read_energy_prop(id, value);  // (a <disk>'s size, mount, content: ignored)
   } else if (el == "zone" || el == "AS") {
     expect_parent(el, {"platform", "zone", "AS"});
     read_zone(el, a);
@@ -124,6 +133,8 @@ void XmlBuilder::on_end(const std::string& el) {
   if (el == "zone" || el == "AS") end_zone();
   if (el == "host" || el == "cluster") finish_cpu();
   if (el == "link") finish_link_power();
+  if (el == "trace") end_trace();
+  if (el == "platform") finish_trace_connects();
 }
 
 void XmlBuilder::read_platform(const XmlAttrs& a) {
@@ -196,7 +207,7 @@ HostId XmlBuilder::add_host(Host h, int zone, const std::string& origin) {
 }
 
 void XmlBuilder::read_host(const XmlAttrs& a) {
-  check_attrs("host", a, {"id", "speed", "core", "pstate"});
+  check_attrs("host", a, {"id", "speed", "core", "pstate", "speed_file", "state_file"});
   Host h;
   h.name = require_id("host", a);
   check_node_name(h.name, "duplicate host id");
@@ -237,7 +248,7 @@ void XmlBuilder::read_host(const XmlAttrs& a) {
       if (platform_.link(*l).from == kNoNode) platform_.join(*l, self, self);
     }
   }
-  add_host(std::move(h), frame().zone, "declared at " + where(here()));
+  read_profile_files(a, "host", add_host(std::move(h), frame().zone, "declared at " + where(here())));
 }
 
 void XmlBuilder::read_router(const XmlAttrs& a) {
@@ -261,7 +272,7 @@ void XmlBuilder::read_link(const XmlAttrs& a) {
     if (l) link_power_ = PendingLink{*l, "<link id='" + *id + "'>", std::nullopt, std::nullopt};
     return;
   }
-  check_attrs("link", a, {"id", "bandwidth", "latency", "sharing_policy"});
+  check_attrs("link", a, {"id", "bandwidth", "latency", "sharing_policy", "bandwidth_file", "latency_file", "state_file"});
   Link l;
   l.name = require_id("link", a);
   l.bandwidth_Bps = bandwidth("link", "bandwidth", require("link", a, "bandwidth", "e.g. 10Gbps"));
@@ -274,6 +285,7 @@ void XmlBuilder::read_link(const XmlAttrs& a) {
     throw error("too many elements; at most " + std::to_string(platform_.element_limit()));
   const Duplex d = add_duplex(std::move(l), p == Policy::kSplitDuplex, "duplicate link id");
   decl_.emplace("l:" + name, "declared at " + where(here()));
+  read_profile_files(a, "link", d.up);
   // Built early for a host's loopback (loc_override_): its props come when it is declared.
   if (!loc_override_) link_power_ = PendingLink{d.up, "<link id='" + name + "'>", std::nullopt, std::nullopt};
 }

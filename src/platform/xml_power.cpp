@@ -20,8 +20,12 @@
 namespace simfab {
 
 std::vector<double> XmlBuilder::pstate_speeds(std::string_view el, const std::string& value) const {
+  // One speed must be positive; in a list, a pstate may have speed 0 (SimGrid's "0f" booting or
+  // off state, energy_boot.xml), as long as the host does not start in it (check_cpu_profile).
+  const std::vector<std::string> fields = split_fields(value, ',');
   std::vector<double> speeds;
-  for (const std::string& s : split_fields(value, ',')) speeds.push_back(speed(el, "speed", s));
+  for (const std::string& s : fields)
+    speeds.push_back(fields.size() == 1 ? speed(el, "speed", s) : quantity(el, "speed", s, kSpeedUnits, "speed", false));
   return speeds;
 }
 

@@ -15,7 +15,7 @@ SimTime seconds(double s) {
   return SimTime::from_seconds(s);
 }
 
-// Event index: transfer id (32 bits) | phase (2 bits).
+// Event index: transfer id (32 bits) | phase (3 bits); kProfile: the constraint id.
 constexpr uint32_t kNone = UINT32_MAX;
 constexpr ConstraintId kNoConstraint = static_cast<ConstraintId>(UINT32_MAX);
 constexpr uint8_t kSolvePriority = 255;  // after every other event of the same instant
@@ -42,12 +42,34 @@ ConstraintId FlowNetwork::constraint_of(LinkId l) {
   ConstraintId& c = link_constraint_[static_cast<size_t>(l)];
   if (c != kNoConstraint) return c;
   const Link& link = platform_.link(l);
-  c = system_.add_constraint(link.bandwidth_Bps,
+  c = system_.add_constraint(platform_.bandwidth_at(l, engine_.now()),
                              link.sharing == LinkSharing::kFatpipe ? ConstraintKind::kFatpipe : ConstraintKind::kShared);
   LinkState fresh;
   fresh.link = l;
   link_state_.push_back(fresh);
   return c;
+}
+
+void FlowNetwork::refresh_capacity(SimTime now, ConstraintId c) {
+  LinkState& s = link_state_[static_cast<size_t>(c)];
+  if (s.link < 0) return;
+  const Link& link = platform_.link(s.link);
+  if (link.bandwidth_profile < 0) return;
+  const double bw = platform_.bandwidth_at(s.link, now);
+  if (bw != system_.capacity(c)) {
+    system_.set_capacity(c, bw);
+    request_solve(now);
+  }
+  if (s.profile_event == SimTime::never()) {
+    s.profile_event = platform_.availability(link.bandwidth_profile).next_change(now);
+    if (s.profile_event != SimTime::never()) schedule(s.profile_event, Phase::kProfile, static_cast<uint32_t>(c));
+  }
+}
+
+void FlowNetwork::profile_change(SimTime now, ConstraintId c) {
+  LinkState& s = link_state_[static_cast<size_t>(c)];
+  s.profile_event = SimTime::never();
+  if (s.active > 0) refresh_capacity(now, c);  // idle: refreshed when a flow next starts on it
 }
 
 void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority) {
@@ -107,10 +129,10 @@ void FlowNetwork::transfer(const NetMessage& m) {
   const uint32_t id = enqueue(m.stream, m.token, p_.order_matched_data || protocol(m.size) == Protocol::kEager);
   Transfer& t = transfers_[id];
   for (LinkId l : route_scratch_) {
-    const Link& link = platform_.link(l);
-    latency_s += link.latency.seconds();
-    min_bw = std::min(min_bw, link.bandwidth_Bps);
-    penalty += p_.weight_s / link.bandwidth_Bps;
+    const double bw = platform_.bandwidth_at(l, m.departs);
+    latency_s += platform_.latency_at(l, m.departs).seconds();
+    min_bw = std::min(min_bw, bw);
+    penalty += p_.weight_s / bw;
     use(t, constraint_of(l), 1.0);
   }
   if (route_scratch_.empty() && m.src == m.dst && p_.loopback_bw > 0) {  // smpi's default loopback
@@ -175,11 +197,12 @@ void FlowNetwork::control(const NetMessage& m) {
 
 void FlowNetwork::handle(SimTime now, uint64_t index) {
   const uint32_t id = static_cast<uint32_t>(index);
-  switch (static_cast<Phase>((index >> 32) & 3)) {
+  switch (static_cast<Phase>((index >> 32) & 7)) {
     case Phase::kStart: start_sharing(now, id); return;
     case Phase::kWake: wake(now); return;
     case Phase::kArrive: arrive(now, id); return;
     case Phase::kSolve: solve(now); return;
+    case Phase::kProfile: profile_change(now, static_cast<ConstraintId>(id)); return;
   }
 }
 
@@ -191,6 +214,7 @@ void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
     return;
   }
   t.since = t.started = now;
+  for (ConstraintId c : t.route) refresh_capacity(now, c);
   t.flow = system_.add_flow(t.weight, t.bound, t.route, t.usage);
   const size_t f = static_cast<size_t>(t.flow);
   if (flow_owner_.size() <= f) flow_owner_.resize(f + 1, kNone);

@@ -45,6 +45,16 @@
 // one is recognised by its time and ignored).
 // Cost per start/end: O(route + log flows) plus the solve of the closure; no scan of all flows.
 //
+// Availability profiles (platform/availability.hpp; SimGrid's bandwidth_file / latency_file): a
+// message takes each link's latency and bandwidth in force when it departs (its latency phase,
+// the smpi penalty weight and its rate bound, as SimGrid fixes them when the communication
+// starts), and a link's capacity in the max-min system follows its bandwidth profile: while a
+// flow crosses the link, an event at each change of the profile sets the new capacity and
+// re-solves; an idle link is brought up to date when a flow next starts on it, so a periodic
+// profile does not keep the run alive. Checked against SimGrid 3.32 (tests/unit and
+// validation/simgrid: 10 MB over a 10 MBps link that drops to 5 MBps at 0.5 s and rises to
+// 20 MBps at 1.5 s ends at 1.610777 s in both).
+//
 // Statistics (statistics()): per used link, the bytes that crossed it, its busy time (at least
 // one flow in the sharing phase), its peak number of concurrent flows; per model, flows, peak
 // concurrent flows, solves and recomputed flows.
@@ -130,8 +140,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
     double bytes = 0;
     SimTime since;  // start of the current busy period
     SimTime busy;
+    SimTime profile_event = SimTime::never();  // the pending bandwidth-profile event, if any
   };
-  enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3 };
+  enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3, kProfile = 4 };
 
   void handle(SimTime now, uint64_t index) override;
   uint32_t enqueue(uint64_t stream, uint64_t token, bool ordered);
@@ -148,6 +159,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   void ensure_wakeup();
   void schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority = 0);
   ConstraintId constraint_of(LinkId l);
+  // Bandwidth profiles: constraint c's capacity from now on, and its next change while busy.
+  void refresh_capacity(SimTime now, ConstraintId c);
+  void profile_change(SimTime now, ConstraintId c);
   void find_route(HostId src, HostId dst);
   double load(LinkId l) const override;
 

@@ -116,6 +116,7 @@ int add_simgrid_fat_tree(Platform& p, const TopoCommon& common, const XgftParams
                    "topo_parameters");
   std::vector<TreeLevel> levels(static_cast<size_t>(h) + 1);
   levels[0].count = counts.hosts;
+  int64_t ordinal = counts.hosts;  // nodes of the levels below
   for (int l = 1; l <= h; ++l) {
     TreeLevel& v = levels[static_cast<size_t>(l)];
     const TreeLevel& below = levels[static_cast<size_t>(l - 1)];
@@ -125,7 +126,8 @@ int add_simgrid_fat_tree(Platform& p, const TopoCommon& common, const XgftParams
     v.M = below.M * v.m;
     v.W = below.W * v.w;
     v.count = counts.switches[static_cast<size_t>(l - 1)];
-    v.first_ordinal = below.first_ordinal + below.count;
+    v.first_ordinal = ordinal;
+    ordinal += v.count;
   }
   // SimGrid's node ids: hosts 0..N-1, switches from 2N - 1 downwards in level order.
   auto node_id = [&](int l, int64_t pos) {

@@ -95,8 +95,9 @@ TEST(PlatformXmlSimgridRoutes, FatTreeParallelCablesAndSelf) {
   // n1 -> n5 does not; a host's message to itself crosses its cable both ways.
   const Platform p = load_platform(kDir + "platforms/fat_tree_2l.xml");
   auto links = [&](const char* a, const char* b) {
+    const std::vector<LinkId> route = p.route(*p.find_host(a), *p.find_host(b)).value();
     std::string s;
-    for (LinkId l : *p.route(*p.find_host(a), *p.find_host(b))) s += p.link(l).name + " ";
+    for (LinkId l : route) s += p.link(l).name + " ";
     return s;
   };
   EXPECT_EQ(links("n0", "n4"), "link_from_0_31_0_UP link_from_31_27_16_UP link_from_30_27_20_DOWN link_from_4_30_4_DOWN ");

@@ -136,6 +136,8 @@ constexpr const char* kUsage =
     "  simfab platform routes FILE --from HOST --to HOST [--salt N] [--json]\n"
     "      The route between two hosts, hop by hop (--salt: the per-message randomness of\n"
     "      Valiant routing).\n"
+    "  simfab platform routes FILE --all\n"
+    "      Every ordered host pair, a host to itself included: 'A B LATENCY_US : LINK ...'.\n"
     "  simfab platform export FILE --format dot|json|lft [-o|--output FILE]\n"
     "      The platform's graph (Graphviz dot, JSON) or the linear forwarding tables of its\n"
     "      destination-routed topologies.\n"

@@ -1,9 +1,14 @@
 //   simfab platform describe FILE [--json]
 //   simfab platform routes FILE --from HOST --to HOST [--salt N] [--json]
+//   simfab platform routes FILE --all
+//     every ordered pair of hosts, a host to itself included, in host order, one line each:
+//     "<a> <b> <latency in us, %g> : <link> <link> ..." ("<a> <b> none" without route), the
+//     format of validation/simgrid/routes/sg_route_table.cpp, which prints SimGrid's.
 //   simfab platform export FILE --format dot|json|lft [-o FILE]
 #include "platform_cmd.hpp"
 
 #include <charconv>
+#include <cstdio>
 #include <iostream>
 
 #include "cli_options.hpp"
@@ -36,20 +41,45 @@ int describe(const std::string& file, const std::vector<std::string>& rest) {
   return 0;
 }
 
+void print_route_table(std::ostream& out, const Platform& p) {
+  std::vector<LinkId> links;
+  for (HostId a = 0; a < p.host_count(); ++a) {
+    for (HostId b = 0; b < p.host_count(); ++b) {
+      out << p.host(a).name << ' ' << p.host(b).name;
+      const auto s = p.route_summary(a, b);
+      if (!s || !p.route_into(a, b, links)) {
+        out << " none\n";
+        continue;
+      }
+      char lat[40];
+      std::snprintf(lat, sizeof lat, " %g :", static_cast<double>(s->latency.ps()) / 1e6);
+      out << lat;
+      for (LinkId l : links) out << ' ' << p.link(l).name;
+      out << '\n';
+    }
+  }
+}
+
 int routes(const std::string& file, const std::vector<std::string>& rest) {
   std::string from, to;
-  bool json = false;
+  bool json = false, all = false;
   RouteRequest req;
-  static constexpr CliOption kOptions[] = {{"--from"}, {"--to"}, {"--salt"}, {"--json", false}};
+  static constexpr CliOption kOptions[] = {{"--from"}, {"--to"}, {"--salt"}, {"--json", false}, {"--all", false}};
   parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
     if (name == "--from") from = value;
     else if (name == "--to") to = value;
     else if (name == "--json") json = true;
+    else if (name == "--all") all = true;
     else if (auto [end, ec] = std::from_chars(value.data(), value.data() + value.size(), req.salt);
              ec != std::errc() || end != value.data() + value.size())
       throw usage_error("--salt takes a non-negative integer (the per-message randomness), got '" + value + "'");
   });
-  if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST");
+  if (all) {
+    if (!from.empty() || !to.empty() || json) throw usage_error("--all prints every pair; it takes no --from, --to or --json");
+    print_route_table(std::cout, load_platform(file));
+    return 0;
+  }
+  if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST (or --all)");
   const Platform p = load_platform(file);
   const HostId a = named_host(p, "--from", from), b = named_host(p, "--to", to);
   if (!p.route(a, b, req))

@@ -30,6 +30,7 @@
 #include "core/error.hpp"
 #include "platform/platform.hpp"
 #include "platform/radical.hpp"
+#include "platform/xml_fat_tree.hpp"
 #include "platform/xml_prescan.hpp"
 #include "platform/xml_units.hpp"
 #include "platform/xml_zone_tree.hpp"
@@ -224,6 +225,7 @@ class XmlBuilder {
   std::optional<SourceLoc> loc_override_;  // where read_link reports errors of an early-built link
   std::set<std::string> early_links_;      // links built early as a loopback, skipped when declared
   int64_t dragonfly_links_ = 0;            // SimGrid's uniqueId: DRAGONFLY links made so far
+  SimgridFatTreeCounters fat_tree_counters_;  // SimGrid's static FAT_TREE position and link counters
   std::optional<PendingCpu> cpu_;          // the open <host> or <cluster>
   std::optional<PendingLink> link_power_;  // the open <link>
   std::optional<PendingTrace> trace_;      // the open <trace>

@@ -1,14 +1,13 @@
-// <cluster> (FLAT, FAT_TREE, TORUS), and the elements of routing="Cluster" zones: <cabinet>,
+// <cluster> (FLAT, FAT_TREE, TORUS, DRAGONFLY), and the elements of routing="Cluster" zones: <cabinet>,
 // <host_link>, <backbone>. Names and semantics are documented in xml_platform.hpp; FLAT clusters
 // mirror yaml_platform.cpp's.
-#include <cstdlib>
 #include <utility>
 #include <variant>
 
 #include "platform/xml_builder.hpp"
 #include "platform/xml_dragonfly.hpp"
-#include "topo/fat_tree.hpp"
-#include "topo/torus.hpp"
+#include "platform/xml_fat_tree.hpp"
+#include "platform/xml_torus.hpp"
 
 namespace simfab {
 
@@ -141,7 +140,8 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
                                   const std::string& prefix, const std::string& suffix, const Radical& radical,
                                   const Host& proto, const Link& priv, Policy priv_policy) {
   const std::string tag = "<cluster id='" + id + "' topology=\"" + kind + "\">";
-  if (optional_bandwidth(a, "limiter_link", "", id))
+  const std::optional<double> limiter_bw = optional_bandwidth(a, "limiter_link", "", id);
+  if (limiter_bw && kind == "DRAGONFLY")
     throw error("'limiter_link' of " + tag + " is not supported yet by simfab");
   const std::string& params = require("cluster", a, "topo_parameters",
                                       kind == "FAT_TREE"  ? "\"levels;down;up;link-count\", e.g. \"2;4,4;1,2;1,2\""
@@ -157,6 +157,9 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
   common.link = common.host_link;
   // SimGrid's SPLITDUPLEX cables are two directed links; SHARED and FATPIPE ones a single link.
   common.full_duplex = priv_policy == Policy::kSplitDuplex;
+  // SimGrid's names for a cluster host's own links: "<id>_link_<i>_loopback", "_limiter".
+  common.hosts.link_prefix = id + "_link_";
+  if (limiter_bw) common.hosts.limiter = LinkSpec{*limiter_bw, SimTime::zero(), LinkSharing::kShared};
   if (auto bw = optional_bandwidth(a, "loopback_bw", "loopback_lat", id)) {
     const std::string* lat = a.get("loopback_lat");
     common.hosts.loopback =
@@ -176,7 +179,7 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
         throw error("bad 'topo_parameters' \"" + params + "\" of " + tag + ": " + *why);
       const XgftParams& x = std::get<XgftParams>(parsed);
       check_radical(xgft_counts(x).hosts);
-      t = add_fat_tree(platform_, common, x, FatTreeRouting::kDModK);
+      t = add_simgrid_fat_tree(platform_, common, x, fat_tree_counters_);
     } else if (kind == "DRAGONFLY") {
       auto parsed = parse_simgrid_dragonfly(params);
       if (auto* why = std::get_if<std::string>(&parsed))
@@ -185,28 +188,20 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
       check_radical(d.hosts());
       t = add_simgrid_dragonfly(platform_, common, d, dragonfly_links_);
     } else {
-      TorusParams tp;
+      auto parsed = parse_simgrid_torus(params);
+      if (auto* why = std::get_if<std::string>(&parsed))
+        throw error("bad 'topo_parameters' \"" + params + "\" of " + tag + ": " + *why);
+      const std::vector<int>& dims = std::get<std::vector<int>>(parsed);
       int64_t n = 1;
-      for (const std::string& d : split_fields(params, ',')) {
-        char* end = nullptr;
-        long v = std::strtol(d.c_str(), &end, 10);
-        if (d.empty() || *end != '\0' || v < 1 || v > kMaxPlatformHosts)
-          throw error("bad 'topo_parameters' \"" + params + "\" of " + tag +
-                      ": expected comma-separated dimension sizes >= 1, e.g. \"4,4,4\"; got '" + d + "'");
-        tp.dims.push_back(static_cast<int>(v));
-        n *= v;
-        if (n > kMaxPlatformHosts) throw error("'topo_parameters' \"" + params + "\" of " + tag + " give too many hosts");
-      }
-      tp.wrap.assign(tp.dims.size(), true);
-      tp.hosts_per_router = 1;
+      for (int d : dims) n *= d;
       check_radical(n);
-      t = add_torus(platform_, common, tp);
+      t = add_simgrid_torus(platform_, common, dims);
     }
   } catch (const TopologyError& e) {
     throw error(tag + ": " + e.what());
   }
   platform_.set_topology_name(t, id);
-  tree_.set_topology(zone, t, kind == "DRAGONFLY");
+  tree_.set_topology(zone, t);
   // SimGrid 3.32 gives these clusters no router (router_id is ignored): their gateways are hosts.
   for (HostId h = first_host; h < platform_.host_count(); ++h) {
     if (zone_decl_.count(platform_.host(h).name))

@@ -65,17 +65,19 @@
 //       limiter(a), up(a), backbone, down(b), limiter(b) (SimGrid's order; not a Platform
 //       cluster: the ZoneTree routes it).
 //     topology FAT_TREE: topo_parameters "levels;down;up;link-count" (parse_simgrid_fat_tree),
-//       add_fat_tree(D-mod-K) with host_link = link = bw/lat; the radical must be 0..N-1.
-//     topology TORUS: topo_parameters "x,y,z,..." -> add_torus (all dimensions wrap,
-//       hosts_per_router 1); the radical must be 0..N-1. NOTE: in SimGrid a torus host is its own
-//       router; simfab adds one router per host, so every route is 2 links (the host cables)
-//       longer than SimGrid's.
-//     For FAT_TREE/TORUS, cables are full duplex (two links) when SPLITDUPLEX, else one shared
-//     (or fatpipe) link; loopback_bw gives each host "<host>_loopback"; bb_* are ignored (SimGrid
-//     has no backbone in them); limiter_link is an error (not supported yet); they have no router
-//     (SimGrid 3.32 ignores router_id there), so zoneRoutes use one of their hosts as gateway.
-//     Their cable names are simfab's (topo/fat_tree.hpp, torus.hpp), not SimGrid's.
-//     topology DRAGONFLY: error, not supported yet (SimGrid's chassis level differs).
+//       SimGrid's FatTreeZone: its link names and routes, including the parallel cable chosen by
+//       the source on the way down and a host's route to itself up and down its cable
+//       (xml_fat_tree.hpp); the radical must be 0..N-1.
+//     topology TORUS: topo_parameters "x,y,z,..." -> SimGrid's TorusZone: every host is its own
+//       router, its names and dimension-order routes (xml_torus.hpp); the radical must be 0..N-1.
+//     topology DRAGONFLY: SimGrid's DragonflyZone, chassis level included (xml_dragonfly.hpp).
+//     For FAT_TREE/TORUS/DRAGONFLY, cables are full duplex (two links) when SPLITDUPLEX, else one
+//     shared (or fatpipe) link; loopback_bw gives each host "<id>_link_<i>_loopback" (a message to
+//     itself takes it; without one it goes through the network as in SimGrid); limiter_link gives
+//     FAT_TREE hosts and switches and TORUS hosts "<id>_link_<n>_limiter" (SimGrid's order in the
+//     route) and is an error for DRAGONFLY (not supported yet); bb_* are ignored (SimGrid has no
+//     backbone in them); they have no router (SimGrid 3.32 ignores router_id there), so
+//     zoneRoutes use one of their hosts as gateway.
 //   In a routing="Cluster" zone (SimGrid's StarZone):
 //   <host_link id up down>    host id's private links (link names, "X_UP" for a split-duplex X).
 //   <backbone id bandwidth latency>  a shared link, the zone's backbone (one per zone).

@@ -196,7 +196,6 @@ bool ZoneTree::local(const Platform& p, const Zone& z, NodeId s, int ms, NodeId 
     }
     case Routing::kTopology:
       if (is_switch(s) || is_switch(t)) return false;
-      if (s == t && !z.routes_self) return true;  // a host to itself: nothing (Topology::route needs a != b)
       p.topology(z.topology).route(p.host(s).topo_index, p.host(t).topo_index, request, sink);
       return true;
     case Routing::kNone:

@@ -19,7 +19,9 @@
 //                up by [limiter, up, backbone] and down by [backbone, down, limiter], its router
 //                (the switch its private links join) by nothing
 //   kTopology    a FAT_TREE / TORUS / DRAGONFLY <cluster>: the topology's routing (hosts only:
-//                SimGrid 3.32 gives these clusters no router, so their gateways are hosts)
+//                SimGrid 3.32 gives these clusters no router, so their gateways are hosts);
+//                these topologies (xml_fat_tree.hpp, xml_torus.hpp, xml_dragonfly.hpp) also
+//                route a host to itself, as SimGrid does
 //   kNone        no route
 // A route declared in a zone of zones joins two child zones and names gateways: gw_src, a node
 // inside src's subtree, and gw_dst, inside dst's (the builder checks it).
@@ -52,9 +54,10 @@
 // A node to itself (asked by the Platform for a host without loopback link, and on the way
 // through a bypass route's gateway): the host's loopback link if it has one; else kCluster and
 // kFlatCluster give the star's up and down links, each once (SimGrid's StarZone: c0 -> c0 is
-// limiter, up, backbone, down); a SimGrid DRAGONFLY its local link up and down; anything else an
-// empty route (SimGrid 3.32 adds its network model's __loopback__ link in Full / Floyd / Dijkstra
-// zones, and a fat-tree host's cable up and down; simfab has neither).
+// limiter, up, backbone, down); kTopology the topology's own self-route (FAT_TREE: the host's
+// cable up and down, DRAGONFLY: its local link up and down, TORUS: its limiter or nothing);
+// anything else an empty route (SimGrid 3.32 adds its network model's __loopback__ link in Full /
+// Floyd / Dijkstra zones; simfab does not).
 // Every nested route lies in a strictly smaller subtree (both ends inside one child of C), so
 // the recursion ends after at most `depth` levels (zones nest at most kMaxZoneDepth deep).
 // No route (false): a missing table entry or unreachable vertex anywhere on the way, a kNone
@@ -93,12 +96,8 @@ class ZoneTree final : public RouteProvider {
   int add_zone(std::string name, int parent, Routing routing);
   // Node n (a host, or a router: a switch) joins zone z; its member number.
   int add_node(int zone, NodeId n);
-  // The Platform topology of a kTopology zone; routes_self: its route() also answers a host to
-  // itself (SimGrid's DRAGONFLY: up and down the host's link), else that route is empty.
-  void set_topology(int zone, int topology, bool routes_self) {
-    zone_at(zone).topology = topology;
-    zone_at(zone).routes_self = routes_self;
-  }
+  // The Platform topology of a kTopology zone; its route() also answers a host to itself.
+  void set_topology(int zone, int topology) { zone_at(zone).topology = topology; }
   // routing="Cluster": host n's private links (<host_link>). kCluster, kFlatCluster: the backbone.
   void set_private_links(int zone, NodeId n, LinkId up, LinkId down);
   void set_backbone(int zone, LinkId l) { zone_at(zone).backbone = l; }
@@ -144,7 +143,6 @@ class ZoneTree final : public RouteProvider {
     Routing routing = Routing::kFull;
     int members = 0;
     int topology = -1;
-    bool routes_self = false;
     LinkId backbone = -1;
     std::vector<LinkId> up, down;  // kCluster, by member number (-1: none)
     std::unordered_map<uint64_t, int32_t> routes;  // (src << 32 | dst) -> index into routes_

@@ -42,7 +42,9 @@ HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index) {
   h.cores = spec.cores;
   h.cpu_profile = spec.cpu_profile;
   const HostId id = p.host_count();
-  if (spec.loopback) h.loopback = add_named_link(p, h.name + "_loopback", *spec.loopback, id, id);
+  const std::string link_name = spec.link_prefix.empty() ? h.name : spec.link_prefix + std::to_string(index);
+  if (spec.loopback) h.loopback = add_named_link(p, link_name + "_loopback", *spec.loopback, id, id);
+  if (spec.limiter) h.limiter = add_named_link(p, link_name + "_limiter", *spec.limiter, id, id);
   return p.add_host(std::move(h));
 }
 

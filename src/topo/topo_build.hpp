@@ -35,6 +35,10 @@ struct HostSpec {
   double speed_flops = 1e9;
   int cores = 1;
   std::optional<LinkSpec> loopback;  // "<host>_loopback", internal to the host
+  std::optional<LinkSpec> limiter;   // "<host>_limiter", crossed by every flow to or from the host
+  // When not empty, the loopback and limiter are named link_prefix + index + "_loopback" /
+  // "_limiter" instead (SimGrid's cluster names "<cluster>_link_<i>_loopback").
+  std::string link_prefix;
   int cpu_profile = -1;  // Host::cpu_profile of every host (speed_flops: its initial pstate's speed)
 };
 
@@ -58,7 +62,7 @@ struct Cable {
 // room for them. Generators call it with their exact (or upper-bound) counts.
 void reserve_elements(Platform& p, int64_t hosts, int64_t switches, int64_t links, const std::string& param);
 
-// Adds host prefix + index + suffix (and its loopback). Throws TopologyError("prefix") when the
+// Adds host prefix + index + suffix (and its loopback and limiter). Throws TopologyError("prefix") when the
 // name is taken.
 HostId add_topo_host(Platform& p, const HostSpec& spec, int64_t index);
 

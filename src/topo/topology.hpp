@@ -8,7 +8,9 @@
 // 0..host_count()-1 (Host::topo_index); the Platform maps them to HostIds.
 //
 // Routing contract (route()):
-//   - a != b; the links are emitted in order from a to b, each the direction actually crossed
+//   - a != b, except for SimGrid's cluster topologies (platform/xml_fat_tree.hpp, xml_torus.hpp,
+//     xml_dragonfly.hpp), which also route a host to itself as SimGrid does; the links are
+//     emitted in order from a to b, each the direction actually crossed
 //     (one direction of a full-duplex cable, or the shared link of a half-duplex one);
 //   - consecutive links are adjacent: link i's `to` is link i+1's `from` (for a half-duplex link
 //     either end), the first starts at a's host node and the last ends at b's;
@@ -75,7 +77,8 @@ class Topology {
   int host_count() const { return static_cast<int>(hosts_.size()); }
   HostId host(int local) const { return hosts_[static_cast<size_t>(local)]; }
 
-  // Emits the links from local host a to local host b (a != b); see the routing contract above.
+  // Emits the links from local host a to local host b (a != b but for SimGrid's clusters); see
+  // the routing contract above.
   virtual void route(int a, int b, const RouteRequest& request, LinkSink sink) const = 0;
 
   // The routing's longest route in hops, when the generator knows it in closed form.

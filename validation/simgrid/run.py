@@ -67,7 +67,7 @@ def run_case(case, session, simfab, choices, case_index):
     platform = os.path.join(HERE, "platforms", case.platform)
     hostfile = os.path.join(case_dir, "hostfile")
     try:
-        platforms.write_hostfile(platform, case.np, hostfile)
+        platforms.write_hostfile(platform, case.np, hostfile, case.ranks_per_host)
         trace, program = prepare_trace(case, case_dir, hostfile, platform, os.path.join(session, "bin"))
     except (RuntimeError, ValueError) as e:
         r.note = str(e)

@@ -18,7 +18,7 @@ One directive per line; `#` starts a comment.
 Kinds and their keys (defaults in brackets):
   pingpong    size= (bytes) reps= [1] mode= blocking|immediate [blocking]
   coll        collective= a TI collective name, or all [all]; size= (bytes) root= [0] reps= [1]
-  contention  pattern= incast|allpairs|shift; size= (bytes) reps= [1]
+  contention  pattern= incast|allpairs|shift|self|flows-<a>to<b>-<c>to<d>...; size= (bytes) reps= [1]
   program     program= a file of programs/; args= its arguments, separated by ':' [none];
               reference= replay|program [replay]: SimGrid's prediction is `smpirun -replay` of the
               recorded trace, or SimGrid running the program itself (smpirun ./program, untraced),
@@ -26,6 +26,8 @@ Kinds and their keys (defaults in brackets):
 Keys of every kind:
   platform=   a file of platforms/ (required)
   np=         the number of ranks (required); rank r runs on the platform's host r
+  ranks_per_host=  k [1]: rank r runs on host floor(r / k) instead (messages between ranks of one
+              host: SimGrid routes them host to itself)
   selector=   default|ompi|mpich [default]: SimGrid's smpi/coll-selector, and simfab's
               mpi/coll-selector=smpi-<selector>
   layout=     list|shared [list]: generated traces as one file per rank named by a list (what
@@ -36,7 +38,8 @@ Keys of every kind:
 
 A case's name is <kind>/<what>/<platform>/np<N>/<selector>, e.g.
 coll/bcast-65536/cluster_backbone/np16/ompi or pingpong/257-blocking/fat_tree/np2/default
-(<what> ends with -x<reps> when reps is not 1, then -shared for layout=shared; with cfg=, the name ends with @<last part of each
+(<what> ends with -x<reps> when reps is not 1, then -<k>perhost with ranks_per_host=k, then -shared
+for layout=shared; with cfg=, the name ends with @<last part of each
 key>=<value>, e.g. .../mpich@send-is-detached-thresh=0).
 """
 import fnmatch
@@ -51,7 +54,7 @@ KINDS = {
     "contention": {"pattern": None, "size": None, "reps": "1"},
     "program": {"program": None, "args": "", "reference": "replay"},
 }
-COMMON = {"platform": None, "np": None, "selector": "default", "layout": "list", "cfg": ""}
+COMMON = {"platform": None, "np": None, "selector": "default", "layout": "list", "cfg": "", "ranks_per_host": "1"}
 SELECTORS = ("default", "ompi", "mpich")
 
 
@@ -66,13 +69,17 @@ class Case:
         self.quick = quick
         self.line = line  # where in cases.txt it comes from
         self.np = int(params["np"])
+        self.ranks_per_host = int(params["ranks_per_host"])
+        if self.ranks_per_host < 1:
+            raise CaseError(f"{line}: ranks_per_host= takes a whole number >= 1")
         self.selector = params["selector"]
         self.platform = params["platform"]
         self.cfg = [c for c in params["cfg"].split(";") if c]
         for c in self.cfg:
             if ":" not in c:
                 raise CaseError(f"{line}: cfg= takes SimGrid settings key:value, got '{c}'")
-        what = self.what() + ("-shared" if params["layout"] == "shared" else "")
+        what = self.what() + (f"-{self.ranks_per_host}perhost" if self.ranks_per_host != 1 else "")
+        what += "-shared" if params["layout"] == "shared" else ""
         self.name = "/".join([kind, what, os.path.splitext(self.platform)[0], f"np{self.np}", self.selector])
         self.name += "".join("@" + c.split(":", 1)[0].rsplit("/", 1)[-1] + "=" + c.split(":", 1)[1] for c in self.cfg)
 

@@ -1,6 +1,6 @@
 """Host names of a SimGrid platform XML file, in SimGrid's order (which is also simfab's rank
 order): <host> elements in document order, and each <cluster>'s hosts prefix + i + suffix for i in
-its radical ("0-15", "0,2,4-7"). The harness writes hostfiles from them (rank r on host r)."""
+its radical ("0-15", "0,2,4-7"). The harness writes hostfiles from them (rank r on host r, or r / k with k ranks per host)."""
 import xml.etree.ElementTree as ET
 
 
@@ -27,9 +27,11 @@ def host_names(path):
     return names
 
 
-def write_hostfile(platform, ranks, path):
+def write_hostfile(platform, ranks, path, ranks_per_host=1):
+    """Rank r on host floor(r / ranks_per_host), in the platform's host order."""
     hosts = host_names(platform)
-    if len(hosts) < ranks:
-        raise ValueError(f"{platform} has {len(hosts)} hosts, fewer than the {ranks} ranks asked for")
+    needed = -(-ranks // ranks_per_host)
+    if len(hosts) < needed:
+        raise ValueError(f"{platform} has {len(hosts)} hosts, fewer than the {needed} the {ranks} ranks need")
     with open(path, "w") as f:
-        f.write("".join(h + "\n" for h in hosts[:ranks]))
+        f.write("".join(hosts[r // ranks_per_host] + "\n" for r in range(ranks)))

@@ -76,7 +76,16 @@ def collective_line(name, i, np, c, counts, root, flops):
 def contention(np, pattern, size, reps=1):
     """incast: every rank sends `size` bytes to rank 0 (which posts all irecvs, then waitall);
     allpairs: every rank isends size / np bytes to every other and irecvs from every other, then
-    waitall; shift: rank r isends to r + np/2, receives from r - np/2, then waits."""
+    waitall; shift: rank r isends to r + np/2, receives from r - np/2, then waits; self: every
+    rank isends `size` bytes to itself and receives them; flows-<a>to<b>-<c>to<d>...: rank a
+    isends to b, c to d, ... at once, each receiver posting its receive first."""
+    flows = []
+    if pattern.startswith("flows-"):
+        for f in pattern[len("flows-"):].split("-"):
+            a, _, b = f.partition("to")
+            if not (a.isdigit() and b.isdigit()) or int(a) >= np or int(b) >= np or a == b:
+                raise ValueError(f"bad flow '{f}' in contention pattern '{pattern}' (flows-<a>to<b>-..., ranks < {np})")
+            flows.append((int(a), int(b)))
     ranks = [["init"] for _ in range(np)]
     share = max(1, size // np)
     for it in range(reps):
@@ -96,8 +105,15 @@ def contention(np, pattern, size, reps=1):
             elif pattern == "shift":
                 to, frm = (r + np // 2) % np, (r - np // 2) % np
                 lines += [f"isend {to} {it} {size} {BYTE}", f"recv {frm} {it} {size} {BYTE}", f"wait {r} {to} {it}"]
+            elif pattern == "self":
+                lines += [f"irecv {r} {it} {size} {BYTE}", f"isend {r} {it} {size} {BYTE}", "waitall 2"]
+            elif flows:
+                mine = [f"irecv {a} {it} {size} {BYTE}" for a, b in flows if b == r]
+                mine += [f"isend {b} {it} {size} {BYTE}" for a, b in flows if a == r]
+                if mine:
+                    lines += mine + [f"waitall {len(mine)}"]
             else:
-                raise ValueError(f"unknown contention pattern '{pattern}' (incast, allpairs, shift)")
+                raise ValueError(f"unknown contention pattern '{pattern}' (incast, allpairs, shift, self, flows-...)")
             lines.append("barrier")
     return [r + ["finalize"] for r in ranks]
 

@@ -262,12 +262,13 @@ bool Platform::route_into(HostId a, HostId b, std::vector<LinkId>& out, const Ro
   return for_each_route_link(a, b, request, [&](LinkId l) { out.push_back(l); });
 }
 
-std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b,
-                                                              const RouteRequest& request) const {
+std::optional<Platform::RouteSummary> Platform::route_summary(HostId a, HostId b, const RouteRequest& request,
+                                                              SimTime at) const {
   RouteSummary s{SimTime::zero(), std::numeric_limits<double>::infinity(), 0};
+  const bool nominal = at == SimTime::never();
   const bool found = for_each_route_link(a, b, request, [&](LinkId l) {
-    s.latency = saturating_add(s.latency, link(l).latency);
-    s.bandwidth_Bps = std::min(s.bandwidth_Bps, link(l).bandwidth_Bps);
+    s.latency = saturating_add(s.latency, nominal ? link(l).latency : latency_at(l, at));
+    s.bandwidth_Bps = std::min(s.bandwidth_Bps, nominal ? link(l).bandwidth_Bps : bandwidth_at(l, at));
     s.hops += is_hop(l) ? 1 : 0;
   });
   if (!found) return std::nullopt;

@@ -273,7 +273,9 @@ class Platform {
     double bandwidth_Bps;
     int hops;
   };
-  std::optional<RouteSummary> route_summary(HostId a, HostId b, const RouteRequest& request = {}) const;
+  // `at`: the links' bandwidth and latency at that time (availability profiles); never(): nominal.
+  std::optional<RouteSummary> route_summary(HostId a, HostId b, const RouteRequest& request = {},
+                                            SimTime at = SimTime::never()) const;
 
  private:
   // Calls fn(LinkId) for each link from a to b in order; false when no route is known.

@@ -90,8 +90,12 @@
 //                             zone route joins zones anywhere below its zone, in two different
 //                             children; its gateways lie inside them.
 //
-// Not supported (InputError at the element): every other element (disk, storage, trace,
-// trace_connect, actor, process, peer, include, ...): "element <x> is not supported by simfab".
+//   <host speed_file state_file>, <link bandwidth_file latency_file state_file>, <trace>,
+//                             <trace_connect>: availability profiles (xml_profiles.cpp,
+//                             platform/availability.hpp); <disk id read_bw write_bw> in a <host>.
+//
+// Not supported (InputError at the element): every other element (storage, actor, process, peer,
+// include, ...): "element <x> is not supported by simfab".
 // Routings Vivaldi and Wifi.
 //
 // Differences from SimGrid 3.32 (deliberate): a pair of hosts without declared route has no route

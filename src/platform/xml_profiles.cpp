@@ -1,7 +1,8 @@
 // SimGrid platform XML: availability profiles and disks (issue 37).
 //   <host speed_file state_file>, <link bandwidth_file latency_file state_file>: a profile file,
 //       relative to the platform file's directory (platform/availability.hpp has the format);
-//   <trace id file periodicity>TEXT</trace>: a named profile, inline (TEXT) or from `file`;
+//   <trace id file periodicity>TEXT</trace>: a named profile, inline (TEXT) or from `file`,
+//       repeating every `periodicity` seconds (required, as in SimGrid's DTD; 0: once);
 //   <trace_connect kind trace element>: attaches a named profile; kind SPEED or HOST_AVAIL (of a
 //       host), BANDWIDTH, LATENCY or LINK_AVAIL (of a link; a split-duplex link by its id). They
 //       are resolved at </platform>, so they may come before or after the element;
@@ -86,7 +87,8 @@ void XmlBuilder::read_trace(const XmlAttrs& a) {
   if (traces_.count(t.id)) throw error("duplicate <trace id='" + t.id + "'>");
   t.loc = here();
   if (const std::string* f = a.get("file")) t.file = *f;
-  if (const std::string* p = a.get("periodicity")) {
+  {  // required by SimGrid's DTD
+    const std::string* p = &require("trace", a, "periodicity", "seconds, the period of its events");
     char* end = nullptr;
     t.periodicity = std::strtod(p->c_str(), &end);
     if (p->empty() || *end != '\0' || !(t.periodicity >= 0) || t.periodicity > 9e6)

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "report/plural.hpp"
 #include "report/summary.hpp"
 #include "topo/export.hpp"
 #include "topo/metrics.hpp"
@@ -44,6 +45,12 @@ ordered_json route_json(const Platform& p, HostId a, HostId b, const RouteReques
                       {"links", std::move(ls)}};
 }
 
+std::string shortest(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.10g", v);
+  return buf;
+}
+
 std::string rate(double bytes_per_s) {
   char buf[48];
   std::snprintf(buf, sizeof buf, "%.4g GB/s (%.4g Gb/s)", bytes_per_s / 1e9, bytes_per_s * 8 / 1e9);
@@ -80,6 +87,40 @@ void print_route(std::ostream& out, const Platform& p, HostId a, HostId b, const
   else print_route_text(out, r);
 }
 
+// Availability profiles attached to hosts and links (SimGrid's speed_file, ..., trace_connect),
+// one entry per attachment (a split-duplex link's directions share theirs: listed once).
+ordered_json profiles_json(const Platform& p) {
+  ordered_json a = ordered_json::array();
+  auto add = [&](const std::string& element, const char* kind, int index) {
+    if (index < 0) return;
+    const Availability& av = p.availability(index);
+    a.push_back({{"element", element},
+                 {"kind", kind},
+                 {"profile", av.name},
+                 {"events", av.dates.size()},
+                 {"period_s", av.period.seconds()}});
+  };
+  for (HostId h = 0; h < p.host_count(); ++h) {
+    add(p.host(h).name, "speed", p.host(h).speed_profile);
+    add(p.host(h).name, "host state", p.host(h).state_profile);
+  }
+  for (LinkId l = 0; l < static_cast<LinkId>(p.links().size()); ++l) {
+    const Link& k = p.link(l);
+    if (k.twin >= 0 && k.twin < l) continue;
+    add(k.name, "bandwidth", k.bandwidth_profile);
+    add(k.name, "latency", k.latency_profile);
+    add(k.name, "link state", k.state_profile);
+  }
+  return a;
+}
+
+ordered_json disks_json(const Platform& p) {
+  ordered_json a = ordered_json::array();
+  for (const Disk& d : p.disks())
+    a.push_back({{"host", p.host(d.host).name}, {"disk", d.name}, {"read_Bps", d.read_Bps}, {"write_Bps", d.write_Bps}});
+  return a;
+}
+
 void describe_platform(std::ostream& out, const Platform& p, bool json) {
   const RouteStats st = route_stats(p);
   // Links declared without endpoints (`links:` used by explicit routes) are not in the graph the
@@ -101,6 +142,8 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
   j["bisection_bw"] = std::isfinite(bisection) ? ordered_json(bisection) : ordered_json(nullptr);
   const HostId last = p.host_count() - 1;
   j["sample_route"] = last > 0 && p.route(0, last) ? route_json(p, 0, last, {}) : ordered_json(nullptr);
+  j["profiles"] = profiles_json(p);
+  j["disks"] = disks_json(p);
   if (json) {
     out << j.dump(2) << "\n";
     return;
@@ -122,6 +165,15 @@ void describe_platform(std::ostream& out, const Platform& p, bool json) {
     out << "  sample ";
     print_route_text(out, j["sample_route"]);
   }
+  for (const auto& f : j["profiles"]) {
+    const double period = f["period_s"].get<double>();
+    out << "  profile     " << f["kind"].get<std::string>() << " of '" << f["element"].get<std::string>()
+        << "': " << f["profile"].get<std::string>() << ", " << counted(f["events"].get<uint64_t>(), "event")
+        << (period > 0 ? ", repeating every " + shortest(period) + " s" : std::string()) << "\n";
+  }
+  for (const auto& d : j["disks"])
+    out << "  disk        '" << d["disk"].get<std::string>() << "' of host '" << d["host"].get<std::string>()
+        << "': read " << rate(d["read_Bps"].get<double>()) << ", write " << rate(d["write_Bps"].get<double>()) << "\n";
 }
 
 }  // namespace simfab

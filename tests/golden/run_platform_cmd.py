@@ -132,10 +132,10 @@ check("XML and YAML cluster16 predict the same", spans["xml"] is not None and sp
 with tempfile.TemporaryDirectory() as tmp:
     path = os.path.join(tmp, "bad.xml")
     open(path, "w").write('<?xml version="1.0"?>\n<platform version="4.1">\n  <zone id="z" routing="Full">\n'
-                          '    <disk id="d"/>\n  </zone>\n</platform>\n')
+                          '    <storage id="d"/>\n  </zone>\n</platform>\n')
     p = run(["platform", "describe", path], expect_rc=2)
-    check("XML unsupported element", "bad.xml:4:5:" in p.stderr and "<disk> is not supported" in p.stderr,
-          "bad.xml:4:5: <disk> is not supported", p.stderr)
+    check("XML unsupported element", "bad.xml:4:5:" in p.stderr and "<storage> is not supported" in p.stderr,
+          "bad.xml:4:5: <storage> is not supported", p.stderr)
 
 # Bad input: exit 2, file:line:column and what would work; nothing written.
 BAD = [

@@ -396,11 +396,13 @@ TEST(PlatformXmlErrors, SelfRoute) {
 
 TEST(PlatformXmlErrors, Unsupported) {
   expect_error(wrap(kZone + kHosts + "  <disk id=\"d\" read_bw=\"1GBps\" write_bw=\"1GBps\"/>\n</zone>\n"), 5, 3,
-               {"element <disk> is not supported by simfab"});
+               {"element <disk> cannot appear inside <zone>; it belongs in <host>"});
   expect_error(wrap(kZone + kHosts + "</zone>\n<actor host=\"a\" function=\"f\"/>\n"), 6, 1,
                {"element <actor> is not supported by simfab"});
-  expect_error(wrap(kZone + kHosts + "  <trace id=\"t\" periodicity=\"1\"/>\n</zone>\n"), 5, 3,
-               {"element <trace> is not supported by simfab"});
+  expect_error(wrap(kZone + kHosts + "  <storage id=\"s\"/>\n</zone>\n"), 5, 3,
+               {"element <storage> is not supported by simfab"});
+  expect_error(wrap(kZone + kHosts + "  <trace id=\"t\"/>\n</zone>\n"), 5, 3,
+               {"<trace> needs the attribute 'periodicity'"});
 }
 
 TEST(PlatformXmlErrors, Clusters) {

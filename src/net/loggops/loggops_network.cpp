@@ -68,7 +68,7 @@ std::vector<std::pair<std::string, std::string>> LogGOPSNetwork::derived_paramet
 }
 
 Platform::RouteSummary LogGOPSNetwork::route(HostId src, HostId dst) const {
-  auto r = platform_.route_summary(src, dst);
+  auto r = platform_.route_summary(src, dst, {}, engine_.now());  // profiles: L and G as of now
   if (!r)
     throw InputError(SourceLoc{platform_.source(), 0, 0},
                      "no route between host '" + platform_.host(src).name + "' and host '" +

@@ -23,6 +23,10 @@
 // platform/platform.hpp defines hops). Routes come from Platform::route_summary with no request,
 // so a Valiant topology gives each host pair one fixed detour and UGAL goes minimal: LogGOPS has no
 // link state to adapt to. Complexity: O(route length) per query (O(1) for a cluster route).
+// Availability profiles (platform/availability.hpp): L and G are the route's latency and bottleneck
+// bandwidth in force when the query is made (the send or receive), not integrated over the
+// message: a change in the middle of a long message applies to the next one (the flow model
+// follows it within the message).
 #pragma once
 
 #include <vector>

@@ -35,6 +35,10 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
       cap_blocks_(p_.vl_buffer / p_.flit),
       cc_threshold_blocks_(static_cast<uint32_t>(std::ceil(p_.cc_threshold * (p_.vl_buffer / p_.flit)))) {
   engine_.set_handler(kinds_.own, this);
+  if (platform.has_profiles(Platform::ProfileKind::kBandwidth) || platform.has_profiles(Platform::ProfileKind::kLatency))
+    throw InputError(SourceLoc{platform.source(), 0, 0},
+                     "the packet model does not follow bandwidth or latency profiles yet (bandwidth_file, "
+                     "latency_file); use network/model=flow, smpi or loggops with this platform");
   const size_t links = 2 * platform.links().size();  // channels: both directions of every link
   chans_.resize(links);
   for (size_t l = 0; l < links; ++l) {

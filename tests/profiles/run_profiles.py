@@ -1,0 +1,128 @@
+#!/usr/bin/env python3
+"""Availability profiles and SimGrid platform idioms (issue 37), from the command line.
+
+Expected makespans were recorded with SimGrid 3.32 (Debian 3.32-2):
+  smpirun -np 2 -platform P -hostfile hosts.txt -replay LIST --cfg=smpi/display-timing:yes
+          --log=smpi_utils.fmt:%.12d|%m%n
+on the platforms of examples/platforms/profiles/ and the TI traces beside this script; simfab
+runs them with network/model=smpi and must agree to the picosecond (speed and bandwidth profiles
+are integrated exactly; latency profiles apply when a message departs). Then: LogGOPS samples a
+bandwidth profile when the message is sent; `platform describe` lists profiles and disks; a
+pstate of speed 0 loads; state profiles load but runs refuse them (exit 2); the packet model
+refuses bandwidth/latency profiles (exit 2); bad profiles exit 2 naming the file and line.
+
+usage: run_profiles.py SIMFAB SOURCE_DIR
+"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "golden"))
+import golden_check  # noqa: E402
+from golden_check import check  # noqa: E402
+
+SIMFAB, SRC = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
+HERE = os.path.join(SRC, "tests/profiles")
+PLAT = os.path.join(SRC, "examples/platforms/profiles")
+
+
+def run(args, cwd=HERE):
+    p = subprocess.run([SIMFAB] + args, cwd=cwd, capture_output=True, text=True, timeout=300)
+    return p.returncode, p.stdout, p.stderr
+
+
+def makespan(platform, trace, model="smpi"):
+    with tempfile.TemporaryDirectory() as d:
+        out = os.path.join(d, "r.json")
+        code, _, se = run(["run", "--platform", os.path.join(PLAT, platform), "--hostfile", "hosts.txt",
+                           "--trace", trace, "--cfg", "network/model=" + model, "--json", out])
+        return (json.load(open(out))["makespan_ps"] if code == 0 else None), se
+
+
+# SimGrid 3.32's clock at the end of each replay, in picoseconds.
+RECORDED = [
+    ("two_hosts_speed.xml", "compute.txt", 15000000000000),            # PERIODICITY 3
+    ("two_hosts_speed_loopafter.xml", "compute.txt", 13000000000000),  # LOOPAFTER 3
+    ("two_hosts_traces.xml", "compute.txt", 13000000000000),           # <trace periodicity=10>
+    ("two_hosts_bandwidth.xml", "send.txt", 1610776583334),            # 10 -> 5 -> 20 MBps
+    ("two_hosts_latency.xml", "late.txt", 12029566441682),             # latency 15 ms, then 3 ms
+    ("two_hosts_latency.xml", "send.txt", 1116315412500),              # departs before any change
+]
+for platform, trace, want in RECORDED:
+    got, se = makespan(platform, trace)
+    check("smpi %s %s (SimGrid 3.32)" % (platform, trace), got == want, want, got if got is not None else se)
+
+# Without the profile, the 10 MB message takes 1.116315 s: the profile is what made it 1.61 s.
+got, _ = makespan("two_hosts_latency.xml", "send.txt")
+check("no bandwidth profile: 10 MB in 1.116 s", got == 1116315412500, 1116315412500, got)
+
+# LogGOPS takes L and G in force when the message is sent (10 MBps at 0 s): 1 s + 10 us + o.
+got, se = makespan("two_hosts_bandwidth.xml", "send.txt", "loggops")
+check("loggops samples the bandwidth at the send", got is not None and 1000000000000 <= got < 1000020000000,
+      "1 s (10 MBps) plus L and o", got if got is not None else se)
+
+# The flow model follows the bandwidth profile within the message, as smpi does.
+got, se = makespan("two_hosts_bandwidth.xml", "send.txt", "flow")
+check("flow follows the bandwidth profile", got is not None and got > 1500000000000, "> 1.5 s", got or se)
+
+# describe lists the profiles and the disks; a pstate of speed 0 loads.
+code, so, se = run(["platform", "describe", os.path.join(PLAT, "two_hosts_traces.xml"), "--json"])
+j = json.loads(so) if code == 0 else {}
+check("describe: trace_connect profile", j.get("profiles") == [
+    {"element": "A", "kind": "speed", "profile": "<trace id='slow_start'>", "events": 2, "period_s": 10.0}],
+      "one speed profile", j.get("profiles", se))
+code, so, se = run(["platform", "describe", os.path.join(PLAT, "boot_and_disks.xml"), "--json"])
+j = json.loads(so) if code == 0 else {}
+check("describe: disks", j.get("disks") == [
+    {"host": "bob", "disk": "Disk1", "read_Bps": 100e6, "write_Bps": 40e6},
+    {"host": "bob", "disk": "Disk2", "read_Bps": 200e6, "write_Bps": 80e6}], "two disks", j.get("disks", se))
+code, so, se = run(["platform", "describe", os.path.join(PLAT, "faulty_host.xml")])
+check("describe: a state profile loads", code == 0 and "host state of 'Faulty': 'faulty.profile', 2 events, "
+      "repeating every 10 s" in so, "the profile line", so + se)
+
+# Runs refuse what is not simulated, with exit 2 and the reason.
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "faulty_host.xml"), "--trace", "compute.txt"])
+check("state profile refused", code == 2 and "host 'Faulty' has a state profile" in se and
+      "failures are not simulated" in se, "exit 2, named", (code, se))
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "two_hosts_bandwidth.xml"), "--hostfile", "hosts.txt",
+                    "--trace", "send.txt", "--cfg", "network/model=packet"])
+check("packet refuses bandwidth profiles", code == 2 and "packet model does not follow bandwidth" in se,
+      "exit 2", (code, se))
+
+# A host may not start in a pstate of speed 0.
+BAD_PLATFORM = """<?xml version='1.0'?>
+<platform version="4.1">
+  <zone id="AS0" routing="Full">
+    <host id="A" speed="%s"%s/>
+  </zone>
+</platform>
+"""
+BAD_PROFILES = [
+    ("STOCHASTIC\nEXP 1 DET 0.5\n", "stochastic profiles are not supported", ":1"),
+    ("0 0.5\n2 1\n1 0.7\n", "the dates must not decrease", ":3"),
+    ("0 0.5\n5 1\nPERIODICITY 3\n", "its period 3", ":1"),
+    ("0 half\n", "expected '<date> <value>'", ":1"),
+    ("0 -0.5\n", "is not a speed scale >= 0", "p.xml:4"),
+]
+with tempfile.TemporaryDirectory() as d:
+    def platform(speed, attrs):
+        with open(os.path.join(d, "p.xml"), "w") as f:
+            f.write(BAD_PLATFORM % (speed, attrs))
+        return run(["platform", "describe", os.path.join(d, "p.xml")])
+
+    code, so, se = platform("1Gf,0f", ' pstate="1"')
+    check("start in a 0f pstate refused", code == 2 and "has speed 0" in se, "exit 2", (code, se))
+    code, so, se = platform("0f", "")
+    check("a single speed of 0 refused", code == 2 and "p.xml:4" in se, "exit 2 at the host", (code, se))
+    code, so, se = platform("1Gf", ' speed_file="missing.profile"')
+    check("missing profile file", code == 2 and "cannot read the profile 'missing.profile'" in se and "p.xml:4" in se,
+          "exit 2 at the host", (code, se))
+    for text, want, where in BAD_PROFILES:
+        with open(os.path.join(d, "s.profile"), "w") as f:
+            f.write(text)
+        code, so, se = platform("1Gf", ' speed_file="s.profile"')
+        check("bad profile: " + want, code == 2 and want in se and where in se, "exit 2: " + want, (code, se))
+
+golden_check.finish("run_profiles.py")

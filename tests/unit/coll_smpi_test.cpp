@@ -23,6 +23,7 @@
 #include "mpi/coll/select_smpi.hpp"
 #include "mpi/coll/smpi_names.hpp"
 #include "sim/simulation.hpp"
+#include "coll_smpi_test_support.hpp"
 #include "test_support.hpp"
 
 namespace simfab::coll {
@@ -367,26 +368,6 @@ const Recorded kRecorded[] = {
       "S3:80 R0:80 S2:160 R1:160 S0:80 R3:80"}}
 
 };
-
-CollChoice choice_of(const std::vector<std::string>& cfg_lines) {
-  Config cfg;
-  register_builtin_keys(cfg);
-  for (const auto& c : cfg_lines) cfg.set_assignment(c, {});
-  return CollChoice::from(cfg);
-}
-
-// Rank `rank`'s sends and receives, in fragment order, as the recordings write them.
-std::string messages(const CollChoice& choice, CollOp op, CollCall call) {
-  Fragment f;
-  EXPECT_TRUE(choice.build(op, f, call)) << coll_op_name(op);
-  std::string out;
-  for (const FragOp& o : f.ops()) {
-    if (o.kind == OpKind::kCalc) continue;
-    out += (out.empty() ? "" : " ") + std::string(o.kind == OpKind::kSend ? "S" : "R") + std::to_string(o.peer) + ":" +
-           std::to_string(o.amount);
-  }
-  return out;
-}
 
 TEST(CollSmpi, EveryRankSendsWhatSimGridSent) {
   for (const Recorded& r : kRecorded) {

@@ -253,6 +253,9 @@ const CollAlgorithm kReduce[] = {
     {"smpi-ompi_binomial", "SimGrid's reduce__ompi_binomial: reduce_generic on the in-order binomial tree, nearest "
                            "child first, 0 or 1 KiB segments",
      [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kBinomial); }},
+    {"smpi-ompi_in_order_binary", "SimGrid's reduce__ompi_in_order_binary: reduce_generic on the in-order binary "
+                                  "tree to P-1, unsegmented, then P-1 -> root",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_in_order_binary_reduce(f, c); }},
 };
 const CollAlgorithm kAllreduce[] = {
     kSchedgen,

@@ -31,7 +31,7 @@ constexpr SmpiName kReduce[] = {
     {"ompi_chain", "smpi-ompi_chain", true},
     {"ompi_pipeline", "smpi-ompi_pipeline", true},
     {"ompi_binary", "smpi-ompi_binary", true},
-    {"ompi_in_order_binary", "binary", false},
+    {"ompi_in_order_binary", "smpi-ompi_in_order_binary", true},
     {"ompi_binomial", "smpi-ompi_binomial", true},
     {"binomial", "smpi-binomial", true},
     {"scatter_gather", "rabenseifner", false},

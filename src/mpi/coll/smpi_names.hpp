@@ -12,7 +12,7 @@
 //             init_smp; smpi_bcast.hpp), mvapich2_knomial_intra_node, ompi_pipeline,
 //             scatter_rdb_allgather (smpi_bcast_large.hpp)
 //   reduce    default (ireduce), ompi_basic_linear, ompi_chain, ompi_pipeline, ompi_binary,
-//             ompi_binomial (smpi_reduce.hpp)
+//             ompi_binomial, ompi_in_order_binary, binomial (smpi_reduce.hpp)
 //   allreduce default, redbcast (reduce + bcast as the active selector picks them), rdb, lr
 //             (count % P == 0; the remainder's extra allreduce differs on P = 3), rab_rdb
 //   allgather default (iallgather), rdb, bruck, ring, pair, NTSLR_NB, ompi_neighborexchange
@@ -26,7 +26,7 @@
 //              (smpi_reduce_scatter.hpp)
 //   gatherv, scatterv, scan, exscan: default
 // Known inexact (the nearest simfab algorithm runs): barrier mpich_smp; bcast ompi_split_bintree,
-// scatter_LR_allgather, flattree; reduce ompi_in_order_binary, scatter_gather. Where SimGrid throws (allgather(v)/alltoallv pair on P not a
+// scatter_LR_allgather, flattree; reduce scatter_gather. Where SimGrid throws (allgather(v)/alltoallv pair on P not a
 // power of two), simfab runs the ring (allgather(v)) or bruck (alltoallv) instead.
 #pragma once
 

@@ -23,6 +23,7 @@
 #include "mpi/coll/select_smpi.hpp"
 #include "mpi/coll/smpi_names.hpp"
 #include "sim/simulation.hpp"
+#include "coll_smpi_test_support.hpp"
 #include "test_support.hpp"
 
 namespace simfab::coll {
@@ -368,26 +369,6 @@ const Recorded kRecorded[] = {
 
 };
 
-CollChoice choice_of(const std::vector<std::string>& cfg_lines) {
-  Config cfg;
-  register_builtin_keys(cfg);
-  for (const auto& c : cfg_lines) cfg.set_assignment(c, {});
-  return CollChoice::from(cfg);
-}
-
-// Rank `rank`'s sends and receives, in fragment order, as the recordings write them.
-std::string messages(const CollChoice& choice, CollOp op, CollCall call) {
-  Fragment f;
-  EXPECT_TRUE(choice.build(op, f, call)) << coll_op_name(op);
-  std::string out;
-  for (const FragOp& o : f.ops()) {
-    if (o.kind == OpKind::kCalc) continue;
-    out += (out.empty() ? "" : " ") + std::string(o.kind == OpKind::kSend ? "S" : "R") + std::to_string(o.peer) + ":" +
-           std::to_string(o.amount);
-  }
-  return out;
-}
-
 TEST(CollSmpi, EveryRankSendsWhatSimGridSent) {
   for (const Recorded& r : kRecorded) {
     const CollChoice choice = choice_of({std::string("mpi/coll-selector=") + r.selector});
@@ -474,7 +455,8 @@ TEST(CollSmpi, BinomialReduceReceivesNearestChildFirst) {
 
 // reduce_generic's segmented walk (smpi_reduce.hpp), recorded as above with the algorithm forced
 // (--cfg=smpi/reduce:ompi_binomial, reduce 4096 0 0 6 on 8 ranks: 1 KiB segments; and
-// --cfg=smpi/reduce:ompi_pipeline, reduce 3000 0 1 6 on 4 ranks: one 32 KiB segment).
+// --cfg=smpi/reduce:ompi_pipeline, reduce 3000 0 1 6 on 4 ranks: one 32 KiB segment; and
+// --cfg=smpi/reduce:ompi_in_order_binary, unsegmented).
 TEST(CollSmpi, OmpiReduceGenericWalksSegmentsAsSimGrid) {
   struct Forced {
     const char* key;
@@ -494,6 +476,14 @@ TEST(CollSmpi, OmpiReduceGenericWalksSegmentsAsSimGrid) {
         "R7:1024 R7:1024 S4:1024 R7:1024 S4:1024 R7:1024 S4:1024 S4:1024",
         "S6:1024 S6:1024 S6:1024 S6:1024"}},
       {"smpi/reduce=ompi_pipeline", 4, 1, 3000, {"S3:3000", "R2:3000", "R3:3000 S1:3000", "R0:3000 S2:3000"}},
+      // ompi_in_order_binary: the in-order binary tree rooted at P-1, then P-1 -> root (reduce 100 0 2 0
+      // on 7 ranks; reduce 10 0 0 0 on 13).
+      {"smpi/reduce=ompi_in_order_binary", 7, 2, 800,
+       {"S2:800", "S2:800", "R1:800 R0:800 S6:800 R6:800", "S5:800", "S5:800", "R4:800 R3:800 S6:800",
+        "R5:800 R2:800 S2:800"}},
+      {"smpi/reduce=ompi_in_order_binary", 13, 0, 80,
+       {"S2:80 R12:80", "S2:80", "R1:80 R0:80 S5:80", "S4:80", "R3:80 S5:80", "R4:80 R2:80 S12:80", "S8:80", "S8:80",
+        "R7:80 R6:80 S11:80", "S10:80", "R9:80 S11:80", "R10:80 R8:80 S12:80", "R11:80 R5:80 S0:80"}},
   };
   for (const Forced& c : cases) {
     const CollChoice choice = choice_of({c.key});

@@ -84,31 +84,4 @@ void scatter_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, By
   then_after(f, 0, ring);
 }
 
-// SimGrid's bcast__scatter_rdb_allgather (MPICH's scatter + recursive-doubling allgather) on a
-// power-of-two communicator: the buffer cut into P chunks of c = ceil(b / P) bytes (the last ones
-// short or empty), MPICH's binomial scatter (blocking sends, far subtree first, empty runs not
-// sent), then log2 P MPI_Sendrecv steps in which a rank swaps its subtree's chunks with the partner
-// subtree's (vrank ^ mask), zero-byte messages included. On other sizes (which SimGrid's mpich
-// selector never gives it) the van de Geijn ring above stands in: SimGrid's non-power-of-two
-// completion (MPICH's "experimental" recursive halving) is not modelled.
-void scatter_rdb_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes) {
-  const auto p = static_cast<uint32_t>(size);
-  if (size <= 1 || (p & (p - 1)) != 0) return scatter_allgather_bcast(f, rank, size, root, bytes);
-  binomial_blocks(f, rank, size, root, bytes, BlockFlow::kScatter, BlockNaming::kCeilChunks, BlockOrder::kFarFirstBlocking);
-  const uint32_t doubling = f.size();
-  const auto v = static_cast<uint32_t>(vrank_of(rank, root, size));
-  const Bytes chunk = (bytes + p - 1) / p;
-  auto held = [&](uint32_t first, uint32_t n) {  // the bytes of chunks [first, first + n)
-    return std::max<Bytes>(0, std::min<Bytes>(bytes, chunk * (first + n)) - chunk * first);
-  };
-  After prev;
-  for (uint32_t mask = 1; mask < p; mask <<= 1) {
-    const uint32_t partner = v ^ mask, mine = v & ~(mask - 1), theirs = partner & ~(mask - 1);
-    const RankId peer = rank_of_vrank(static_cast<RankId>(partner), root, size);
-    prev = sendrecv_step(f, prev, Side{peer, held(mine, mask), Segs{mine, mask}},
-                         Side{peer, held(theirs, mask), Segs{theirs, mask}}, Combine::kReplace, ReduceCost{});
-  }
-  then_after(f, 0, doubling);
-}
-
 }  // namespace simfab::coll

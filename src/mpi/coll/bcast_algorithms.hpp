@@ -45,8 +45,5 @@ void binary_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, 
 void chain_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, uint32_t segments, int chains = 1);
 void split_binary_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes, uint32_t segments = 1);
 void scatter_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes);
-// SimGrid's bcast__scatter_rdb_allgather: scatter + recursive-doubling allgather on a power-of-two
-// communicator with an evenly split buffer; scatter_allgather_bcast otherwise.
-void scatter_rdb_allgather_bcast(Fragment& f, RankId rank, int size, RankId root, Bytes bytes);
 
 }  // namespace simfab::coll

@@ -24,7 +24,7 @@ void run_of(RankId v, int m, int size, RankId root, Bytes bytes, BlockNaming nam
   const auto p = static_cast<uint32_t>(size);
   if (naming == BlockNaming::kCeilChunks) {
     const Bytes chunk = (bytes + p - 1) / p, begin = chunk * v, end = std::min<Bytes>(bytes, chunk * (v + m));
-    out.bytes = std::max<Bytes>(0, end - begin);
+    out.bytes = end > begin ? end - begin : 0;  // chunks past the buffer's end are empty
     return;
   }
   out.bytes = naming == BlockNaming::kRanks

@@ -15,6 +15,7 @@
 #include "mpi/coll/select_ompi.hpp"
 #include "mpi/coll/select_smpi.hpp"
 #include "mpi/coll/smpi_bcast.hpp"
+#include "mpi/coll/smpi_bcast_large.hpp"
 #include "mpi/coll/smpi_linear.hpp"
 #include "mpi/coll/smpi_reduce.hpp"
 #include "mpi/coll/smpi_allgather.hpp"
@@ -204,8 +205,10 @@ const CollAlgorithm kBcast[] = {
     {"scatter-allgather", "binomial scatter then ring allgather (van de Geijn, MPICH large messages)",
      [](Fragment& f, const CollCall& c) { scatter_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
     {"smpi-scatter_rdb_allgather",
-     "SimGrid's bcast__scatter_rdb_allgather: binomial scatter, recursive-doubling allgather (P a power of two)",
-     [](Fragment& f, const CollCall& c) { scatter_rdb_allgather_bcast(f, c.rank, c.size, c.root, c.bytes); }},
+     "SimGrid's bcast__scatter_rdb_allgather: binomial scatter, recursive-doubling allgather, halving completion",
+     [](Fragment& f, const CollCall& c) { smpi_scatter_rdb_allgather_bcast(f, c); }},
+    {"smpi-ompi_pipeline", "SimGrid's bcast__ompi_pipeline: chain from the root, 16/64/128 KiB segments, one at a time",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_pipeline_bcast(f, c); }},
     {"smpi-binomial_tree", "SimGrid's default (bcast__binomial_tree): binomial tree, blocking sends, far child first",
      [](Fragment& f, const CollCall& c) {
        TreeNode node;
@@ -250,6 +253,9 @@ const CollAlgorithm kReduce[] = {
     {"smpi-ompi_binomial", "SimGrid's reduce__ompi_binomial: reduce_generic on the in-order binomial tree, nearest "
                            "child first, 0 or 1 KiB segments",
      [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kBinomial); }},
+    {"smpi-ompi_in_order_binary", "SimGrid's reduce__ompi_in_order_binary: reduce_generic on the in-order binary "
+                                  "tree to P-1, unsegmented, then P-1 -> root",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_in_order_binary_reduce(f, c); }},
 };
 const CollAlgorithm kAllreduce[] = {
     kSchedgen,
@@ -426,6 +432,8 @@ const CollAlgorithm kReduceScatter[] = {
      }},
     {"smpi-ompi_ring", "SimGrid's reduce_scatter__ompi_ring: blocks reduced around the ring",
      [](Fragment& f, const CollCall& c) { smpi_ompi_ring_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
+    {"smpi-ompi_butterfly", "SimGrid's reduce_scatter__ompi_butterfly: fold, butterfly halving, mirror exchange",
+     [](Fragment& f, const CollCall& c) { smpi_ompi_butterfly_reduce_scatter(f, c.rank, c.size, PerRank{c.counts}); }},
 };
 const CollAlgorithm kScan[] = {
     kSchedgen,

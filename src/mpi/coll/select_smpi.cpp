@@ -88,7 +88,8 @@ const char* ompi_choice(CollOp op, const CollCall& c) {
       return k[id];
     }
     case CollOp::kReduceScatter: {
-      static const char* const k[] = {"", "default", "ompi_basic_recursivehalving", "ompi_ring", "ompi_ring"};
+      static const char* const k[] = {"", "default", "ompi_basic_recursivehalving", "ompi_ring",
+                                      "ompi_butterfly"};
       return k[smpi_ompi_reduce_scatter_id(p, sum(c.counts))];
     }
     case CollOp::kAllgatherv: {

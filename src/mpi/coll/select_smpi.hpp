@@ -31,7 +31,7 @@
 //   scatter    1 ompi_basic_linear 2 ompi_binomial 3 default (Open MPI's linear_nb; SimGrid has none)
 //   and SimGrid's own tables (smpi_openmpi_selector.cpp; S = the whole vector, sum of counts x
 //   type size; P rows as in select_ompi.hpp):
-//   reduce_scatter 1 default 2 ompi_basic_recursivehalving 3,4 ompi_ring
+//   reduce_scatter 1 default 2 ompi_basic_recursivehalving 3 ompi_ring 4 ompi_butterfly
 //     P<4 <64K:3 <128K:4 :3   P<8 <8:1 <256K:2 :3   P<32 <256K:2 :3   P<64 <64:1 <2K:2 <512K:4 :3
 //     P<128 <256:1 <512:2 <2K:4 <4K:2 :4   P<256 <256:1 <512:2 :4   P<512 <256:1 <1K:2 :4
 //     P<1024 <512:1 <2K:2 <8K:4 <16K:2 :4  P<2048 <512:1 <4K:2 <16K:4 <32K:2 :4

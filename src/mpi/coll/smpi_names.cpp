@@ -18,10 +18,10 @@ constexpr SmpiName kBcast[] = {
     {"NTSB", "smpi-NTSB", true},
     {"NTSL", "smpi-NTSL", true},
     {"SMP_binomial", "smpi-SMP_binomial", true},
-    {"ompi_pipeline", "pipeline", false},
+    {"ompi_pipeline", "smpi-ompi_pipeline", true},
     {"ompi_split_bintree", "split-binary", false},
     {"mvapich2_knomial_intra_node", "smpi-mvapich2_knomial_intra_node", true},
-    {"scatter_rdb_allgather", "smpi-scatter_rdb_allgather", false},  // exact for P a power of two
+    {"scatter_rdb_allgather", "smpi-scatter_rdb_allgather", true},
     {"scatter_LR_allgather", "scatter-allgather", false},
     {"flattree", "linear", false},
 };
@@ -31,7 +31,7 @@ constexpr SmpiName kReduce[] = {
     {"ompi_chain", "smpi-ompi_chain", true},
     {"ompi_pipeline", "smpi-ompi_pipeline", true},
     {"ompi_binary", "smpi-ompi_binary", true},
-    {"ompi_in_order_binary", "binary", false},
+    {"ompi_in_order_binary", "smpi-ompi_in_order_binary", true},
     {"ompi_binomial", "smpi-ompi_binomial", true},
     {"binomial", "smpi-binomial", true},
     {"scatter_gather", "rabenseifner", false},
@@ -93,6 +93,7 @@ constexpr SmpiName kReduceScatter[] = {
     {"default", "smpi-default", true},
     {"ompi_basic_recursivehalving", "smpi-ompi_basic_recursivehalving", true},
     {"ompi_ring", "smpi-ompi_ring", true},
+    {"ompi_butterfly", "smpi-ompi_butterfly", true},
     {"mpich_rdb", "smpi-mpich_rdb", true},
     {"mpich_pair", "smpi-mpich_pair", true},
 };

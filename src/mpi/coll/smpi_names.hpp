@@ -9,9 +9,10 @@
 //   barrier   ompi_basic_linear (default), ompi_tree, ompi_bruck, ompi_recursivedoubling,
 //             ompi_two_procs, ompi_doublering
 //   bcast     binomial_tree (default), NTSL, NTSB, SMP_binomial (mpich's, with its first call's
-//             init_smp; smpi_bcast.hpp)
+//             init_smp; smpi_bcast.hpp), mvapich2_knomial_intra_node, ompi_pipeline,
+//             scatter_rdb_allgather (smpi_bcast_large.hpp)
 //   reduce    default (ireduce), ompi_basic_linear, ompi_chain, ompi_pipeline, ompi_binary,
-//             ompi_binomial (smpi_reduce.hpp)
+//             ompi_binomial, ompi_in_order_binary, binomial (smpi_reduce.hpp)
 //   allreduce default, redbcast (reduce + bcast as the active selector picks them), rdb, lr
 //             (count % P == 0; the remainder's extra allreduce differs on P = 3), rab_rdb
 //   allgather default (iallgather), rdb, bruck, ring, pair, NTSLR_NB, ompi_neighborexchange
@@ -21,13 +22,11 @@
 //   allgatherv every algorithm (default, GB, ring, pair, ompi_bruck, ompi_neighborexchange,
 //              mpich_ring, mpich_rdb: smpi_allgatherv.hpp)
 //   alltoallv  default, ompi_basic_linear, pair, bruck (smpi_alltoallv.hpp)
-//   reduce_scatter default, ompi_basic_recursivehalving, ompi_ring, mpich_rdb, mpich_pair
+//   reduce_scatter default, ompi_basic_recursivehalving, ompi_ring, ompi_butterfly, mpich_rdb, mpich_pair
 //              (smpi_reduce_scatter.hpp)
 //   gatherv, scatterv, scan, exscan: default
-// Known inexact (the nearest simfab algorithm runs): bcast ompi_pipeline, ompi_split_bintree,
-// mvapich2_knomial_intra_node, scatter_*_allgather (no selector of the validated configurations
-// reaches them); reduce ompi_in_order_binary, binomial, scatter_gather;
-// allreduce ompi_ring_segmented. Where SimGrid throws (allgather(v)/alltoallv pair on P not a
+// Known inexact (the nearest simfab algorithm runs): barrier mpich_smp; bcast ompi_split_bintree,
+// scatter_LR_allgather, flattree; reduce scatter_gather. Where SimGrid throws (allgather(v)/alltoallv pair on P not a
 // power of two), simfab runs the ring (allgather(v)) or bruck (alltoallv) instead.
 #pragma once
 

@@ -17,7 +17,38 @@ void check(const CollCall& c) {
   SIMFAB_CHECK(c.rank >= 0 && c.rank < c.size && c.root >= 0 && c.root < c.size, "smpi ompi reduce: rank out of range");
 }
 
+// Open MPI's in-order binary tree (ompi_coll_tuned_topo_build_in_order_bintree) on real ranks:
+// a subtree of the n ranks [delta, delta + n) is rooted at its last rank; its right subtree is its
+// n/2 lowest ranks, its left subtree the ranks between them and the root (left child: the rank
+// just below the root; right child: the right subtree's last rank). Children: left first.
+TreeNode in_order_bintree(RankId rank, int size) {
+  TreeNode node;
+  int n = size, parent = size - 1, delta = 0;
+  RankId me = rank;
+  for (;;) {
+    const int right = n >> 1;
+    const int lchild = n - 1 > 0 ? parent - 1 : -1, rchild = lchild > 0 ? right - 1 : -1;
+    if (me == parent) {
+      if (lchild >= 0) node.children.push_back(lchild + delta);
+      if (rchild >= 0) node.children.push_back(rchild + delta);
+      return node;
+    }
+    if (me > rchild) {  // the left subtree: the ranks above the right one
+      if (me == lchild) node.parent = parent + delta;
+      n -= right + 1;
+      delta += right;
+      me -= right;
+      parent = n - 1;
+    } else {  // the right subtree: the `right` lowest ranks
+      if (me == rchild) node.parent = parent + delta;
+      n = right;
+      parent = rchild;
+    }
+  }
+}
+
 TreeNode tree_of(SmpiReduceTree tree, const CollCall& c) {
+  if (tree == SmpiReduceTree::kInOrderBinary) return in_order_bintree(c.rank, c.size);
   TreeSpec spec{TreeShape::kKnomial, 2};
   if (tree == SmpiReduceTree::kChain) spec = TreeSpec{TreeShape::kChain, std::max(1, c.size / 2)};
   if (tree == SmpiReduceTree::kPipeline) spec = TreeSpec{TreeShape::kChain, 1};
@@ -51,6 +82,7 @@ Bytes smpi_ompi_reduce_segsize(SmpiReduceTree tree, int size, Bytes bytes, Bytes
       if (p > 0.0410 / 1024.0 * m + 9.7128) return 1 * K;
       if (p > 0.0033 / 1024.0 * m + 1.6761) return 32 * K;
       return 64 * K;
+    case SmpiReduceTree::kInOrderBinary: return 0;
     case SmpiReduceTree::kBinomial:
       if ((size < 8 && bytes < 20480) || bytes < 2048 || count <= 1) return 0;
       return p > 0.6016 / 1024.0 * m + 1.3496 ? 1 * K : 0;
@@ -63,6 +95,18 @@ uint32_t smpi_ompi_reduce_segments(SmpiReduceTree tree, const CollCall& c) {
   const Bytes segcount = computed_segcount(smpi_ompi_reduce_segsize(tree, c.size, c.bytes, ts), ts, count);
   if (count == 0 || segcount == 0) return 1;
   return static_cast<uint32_t>((count + segcount - 1) / segcount);
+}
+
+void smpi_ompi_in_order_binary_reduce(Fragment& f, const CollCall& c) {
+  check(c);
+  const RankId io_root = c.size - 1;
+  const uint32_t begin = f.size();
+  smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kInOrderBinary);
+  if (io_root == c.root) return;
+  const uint32_t fix = f.size();  // the result moves from P-1 to the root (blocking)
+  if (c.rank == io_root) f.send(c.root, c.bytes, Segs{0, 1});
+  else if (c.rank == c.root) f.recv(io_root, c.bytes, Segs{0, 1});
+  then_after(f, begin, fix);
 }
 
 void smpi_ompi_tree_reduce(Fragment& f, const CollCall& c, SmpiReduceTree tree) {

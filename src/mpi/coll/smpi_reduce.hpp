@@ -10,6 +10,8 @@
 //                                                                        32 KiB if P > 0.0033/1024 m + 1.6761,
 //                                                                        else 64 KiB (m = message bytes)
 //   kBinary    ompi_binary      binary (kary 2)                          32 KiB
+//   kInOrderBinary ompi_in_order_binary  Open MPI's in-order binary tree 0 (unsegmented)
+//                               on real ranks, rooted at P-1 (smpi_ompi_in_order_binary_reduce)
 //   kBinomial  ompi_binomial    in-order binomial, NEAREST child first   0 if (P < 8 && m < 20480) ||
 //                                                                        m < 2048 || count <= 1; 1 KiB
 //                                                                        if P > 0.6016/1024 m + 1.3496; else 0
@@ -19,6 +21,11 @@
 //   most two receives are outstanding), and at i = 0, s > 0 sends segment s-1 to its parent (a
 //   blocking send; not at the root), stopping after that send when s = N. So each irecv starts
 //   once the step before ended (the receive two steps back and any send in between completed).
+// smpi_ompi_in_order_binary_reduce (ompi_in_order_binary, which the ompi table picks on 256-511
+//   ranks for 8-16 KiB and on 2048 ranks or more for some sizes): reduce_generic on the in-order
+//   binary tree to rank P-1, then, when the root is another rank, one blocking message of the
+//   result from P-1 to the root. Recorded: P = 7, root 2, 800 B: 6: R5 R2 S2   2: R1 R0 S6 R6
+//   5: R4 R3 S6   others: one send to their parent (0, 1 -> 2; 3, 4 -> 5).
 // smpi_ompi_linear_reduce (ompi_basic_linear): every non-root sends its buffer to the root
 //   (blocking); the root receives from rank P-1, then P-2, ..., 0 (real ranks, itself skipped),
 //   one blocking Request::recv after the other.
@@ -39,7 +46,7 @@
 
 namespace simfab::coll {
 
-enum class SmpiReduceTree : uint8_t { kChain, kPipeline, kBinary, kBinomial };
+enum class SmpiReduceTree : uint8_t { kChain, kPipeline, kBinary, kBinomial, kInOrderBinary };
 
 // The segment size SimGrid's reduce__ompi_<tree> picks (bytes; 0 = unsegmented) and the number of
 // segments N it cuts c's buffer into (the checker's k).
@@ -48,6 +55,7 @@ uint32_t smpi_ompi_reduce_segments(SmpiReduceTree tree, const CollCall& c);
 
 // REQUIRES (both): 0 <= c.rank, c.root < c.size.
 void smpi_ompi_tree_reduce(Fragment& f, const CollCall& c, SmpiReduceTree tree);
+void smpi_ompi_in_order_binary_reduce(Fragment& f, const CollCall& c);
 void smpi_ompi_linear_reduce(Fragment& f, const CollCall& c);
 void smpi_binomial_reduce(Fragment& f, const CollCall& c);
 

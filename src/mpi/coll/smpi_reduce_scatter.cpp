@@ -27,6 +27,13 @@ Bytes outside(PerRank blocks, int size, int root, int mask) {
   return range(blocks, size, 0, root) + range(blocks, size, root + mask, size);
 }
 
+// Hacker's Delight's mirror permutation: the low `bits` bits of x in reverse order.
+int mirror(int x, int bits) {
+  int m = 0;
+  for (int i = 0; i < bits; ++i) m |= ((x >> i) & 1) << (bits - 1 - i);
+  return m;
+}
+
 }  // namespace
 
 void smpi_mpich_rdb_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks) {
@@ -133,6 +140,49 @@ void smpi_ompi_ring_reduce_scatter(Fragment& f, RankId rank, int size, PerRank b
     recv = next;
     send = s;
   }
+}
+
+void smpi_ompi_butterfly_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks) {
+  check(rank, size, blocks);
+  if (size < 2) return;
+  int pof2 = 1, log2 = 0;
+  while (pof2 * 2 <= size) pof2 <<= 1, ++log2;
+  const int rem = size - pof2;
+  // Virtual rank v's block of the folded vector: the blocks of ranks [lo(v), hi(v)].
+  const auto lo = [&](int v) { return v < rem ? 2 * v : v + rem; };
+  const auto hi = [&](int v) { return v < rem ? 2 * v + 1 : v + rem; };
+  const auto real = [&](int v) { return v < rem ? 2 * v + 1 : v + rem; };  // the rank that plays v
+  After prev;
+  int vrank = rank - rem;
+  if (rank < 2 * rem) {
+    const Side whole{rank % 2 == 0 ? rank + 1 : rank - 1, range(blocks, size, 0, size), {}};
+    if (rank % 2 == 0) {
+      const After sent = send_step(f, prev, whole);
+      // Excluded: its block comes from the rank that reduced it (the mirror of its partner's vrank).
+      recv_step(f, sent, Side{real(mirror(rank / 2, log2)), blocks(rank), {}}, Combine::kReplace,
+                ReduceCost{});
+      return;
+    }
+    prev = recv_step(f, prev, whole, Combine::kReplace, ReduceCost{});
+    vrank = rank / 2;
+  }
+  int nblocks = pof2, send_index = 0, recv_index = 0;
+  for (int mask = 1; mask < pof2; mask <<= 1) {
+    const RankId peer = real(vrank ^ mask);
+    nblocks /= 2;
+    if ((vrank & mask) == 0) send_index += nblocks;
+    else recv_index += nblocks;
+    const Bytes out = range(blocks, size, lo(send_index), hi(send_index + nblocks - 1) + 1);
+    const Bytes in = range(blocks, size, lo(recv_index), hi(recv_index + nblocks - 1) + 1);
+    prev = smpi_sendrecv(f, prev, peer, out, peer, in);
+    send_index = recv_index;
+  }
+  // Block `send_index` of the folded vector is reduced here; it belongs to mirror(vrank).
+  const int vpeer = mirror(vrank, log2);
+  const RankId peer = real(vpeer);
+  int index = lo(send_index);
+  if (vpeer < rem) prev = send_step(f, prev, Side{peer - 1, blocks(index++), {}});  // the excluded rank's block
+  if (vpeer != vrank) smpi_sendrecv(f, prev, peer, blocks(index), peer, blocks(rank));
 }
 
 }  // namespace simfab::coll

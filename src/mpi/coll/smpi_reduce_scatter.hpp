@@ -18,9 +18,19 @@
 //   smpi_ompi_ring_reduce_scatter reduce_scatter__ompi_ring                                irecv of max(blocks)
 //       from r-1 and a blocking send of block r-1 to r+1; then for k = 2 .. P-1: irecv, wait for the
 //       previous receive, blocking send of block r-k; wait for the last receive.
+//   smpi_ompi_butterfly_reduce_scatter reduce_scatter__ompi_butterfly (Traff's butterfly)     fold as recursive
+//       halving (even r < 2(P-p') send the whole vector to r+1 and drop out); then for mask = 1, 2 ..
+//       p'/2 one sendrecv with vrank v^mask: the half of the current blocks whose bit `mask` differs
+//       from v is sent (each folded block v < P-p' is ranks 2v and 2v+1's blocks), the other half
+//       received, zero bytes included; v ends with folded block mirror(v) (log2 p' bits reversed) and
+//       gives it to the rank playing mirror(v): first (blocking send) the dropped even rank's block when
+//       mirror(v) < P-p', then a sendrecv of its own block for v's (none when mirror(v) = v). A dropped
+//       rank r receives block r from the rank playing mirror(r/2).
 // Recorded with smpirun -replay (coll_smpi_test.cpp): P = 4, blocks 8, 16, 24, 32 bytes:
 //   mpich_rdb rank 0: S1:72 R1:64 S2:56 R2:24; ompi_basic_recursivehalving rank 0: R2:24 S2:56 R1:8 S1:16.
-// Messages per rank: log2 P (+ forwarding) for rdb and recursive halving, P-1 for pair and ring.
+//   ompi_butterfly, P = 6, blocks 8 .. 48 bytes, rank 4: S5:88 R5:80 S1:24 R1:56 S2:24 S3:32 R3:40.
+// Messages per rank: log2 P (+ forwarding) for rdb, recursive halving and butterfly (+ 1 to 3 for
+// the fold and the mirror exchange), P-1 for pair and ring.
 // Complexity: O(P log P) (rdb's block sums), O(P) ops otherwise.
 #pragma once
 
@@ -33,5 +43,6 @@ void smpi_mpich_rdb_reduce_scatter(Fragment& f, RankId rank, int size, PerRank b
 void smpi_mpich_pair_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks);
 void smpi_ompi_recursivehalving_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks);
 void smpi_ompi_ring_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks);
+void smpi_ompi_butterfly_reduce_scatter(Fragment& f, RankId rank, int size, PerRank blocks);
 
 }  // namespace simfab::coll

@@ -114,7 +114,7 @@ TEST(GraphTopology, H8HopCountsMatchSeed004) {
 
 TEST(GraphTopology, HostsInIdOrderAndCableNames) {
   Platform p;
-  add_topo_host(p, HostSpec{"other", "", 1e9, 1, std::nullopt}, 0);  // HostId 0: not in the graph
+  add_topo_host(p, HostSpec{"other", "", 1e9, 1, std::nullopt, std::nullopt, "", -1}, 0);  // HostId 0: not in the graph
   GraphBuilder g(p, "G", 3, 1);
   g.host_edge(2, 0);  // edges name the hosts out of order
   g.host_edge(0, 0);

@@ -1,5 +1,5 @@
 // The `simfab` command. Exit status: 0 success, 2 bad input (nothing written), 3 deadlock
-// detected in the replayed application, 1 internal error.
+// detected in the replayed application, 5 a host or link failed (state profiles), 1 internal error.
 //
 //   simfab run [--platform FILE] (--goal FILE | --trace FILE | --otf2 FILE [--speed S]) [--hostfile FILE] [--cfg key=value]...
 //              [--json FILE] [--reproducible] [--quiet]
@@ -168,7 +168,8 @@ constexpr const char* kUsage =
     "  simfab COMMAND --help  that command's part of this text\n"
     "  simfab version         the version\n"
     "exit status: 0 success, 2 bad input (or an MPI usage error in exec), 3 deadlock, 4 a rank of exec\n"
-    "crashed, 1 internal error; exec: a rank's own non-zero exit status or MPI_Abort code\n";
+    "crashed, 5 a host or link of the platform failed (state profiles), 1 internal error; exec: a rank's\n"
+    "own non-zero exit status or MPI_Abort code\n";
 
 // Prints the entries of kUsage for `cmd` (lines from "  simfab CMD" up to the next entry of
 // another command); false when there is none.
@@ -435,6 +436,10 @@ int main(int argc, char** argv) {
     std::fflush(stdout);
     std::cerr << simfab::format_error(e);
     return 2;
+  } catch (const simfab::PlatformFailure& e) {
+    std::fflush(stdout);
+    std::cerr << "simfab: failure: " << e.what() << "\n";
+    return 5;
   } catch (const std::bad_alloc&) {
     std::cerr << "simfab: error: out of memory\n";
     return 1;

@@ -33,7 +33,8 @@ enum class EventKind : uint8_t {
   kPcieDelivery = 10, // PCIe transfers that ended, to the NIC
   kModel1 = 11,       // the own events of the 2nd to 8th network models of a run that switches
   kModel7 = 17,       //   models (sim/model_switch.hpp): kModel1 + i - 1 for model i
-  kCount = 18,
+  kFailure = 18,      // a host with a state profile turns off (sim/host_failures)
+  kCount = 19,
 };
 
 class EventHandler {

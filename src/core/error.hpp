@@ -21,6 +21,18 @@ struct SourceLoc {
   int column = 0;    // 1-based; 0 = unknown
 };
 
+// A host or link of the platform failed under the run (SimGrid's state profiles,
+// sim/host_failures.hpp, net/flow): the run stops there, as MPI aborts a job whose process or
+// communication dies; simfab exits with status 5. `at_ps`: when, in picoseconds.
+class PlatformFailure : public std::runtime_error {
+ public:
+  PlatformFailure(const std::string& what, int64_t at_ps) : std::runtime_error(what), at_ps_(at_ps) {}
+  int64_t at_ps() const { return at_ps_; }
+
+ private:
+  int64_t at_ps_;
+};
+
 class InputError : public std::runtime_error {
  public:
   // `text` is the offending input echoed back (may be empty); `what` says what is wrong and what

@@ -44,6 +44,10 @@ const char* state_name(int s) {
 }  // namespace
 
 HybridSettings hybrid_settings(const Platform& platform, const Config& cfg) {
+  // Failures (state profiles) would have to stop the real MPI job: not done.
+  if (platform.has_profiles(Platform::ProfileKind::kHostState) || platform.has_profiles(Platform::ProfileKind::kLinkState))
+    throw InputError(SourceLoc{platform.source(), 0, 0},
+                     "simfab hybrid does not simulate host or link failures (state profiles); use simfab run or exec");
   HybridSettings h;
   const std::string& scale = cfg.text("hybrid/compute-scale");
   char* end = nullptr;

@@ -173,6 +173,10 @@ class Executor : private cpu::CpuClient {
   // (set_cpus) are not stretched (their end is the CPU model's). Call before run().
   void set_noise(noise::NoiseModel* n) { noise_ = n; }
 
+  // Whether rank r has ended by t (a front-end may read a rank to its end ahead of the engine,
+  // under CPU timers: its last computation can still end after t).
+  bool finished_by(RankId r, SimTime t) const;
+
  private:
   enum class MsgPhase : uint8_t {
     kData,      // eager or rendezvous: the message carries its data
@@ -212,9 +216,8 @@ class Executor : private cpu::CpuClient {
   };
 
   // When rank r ends: the later of its CPU timers and the front-end's end_time (never() while a
-  // dynamic computation holds a CPU); whether it has ended by t.
+  // dynamic computation holds a CPU).
   SimTime rank_end(RankId r) const;
-  bool finished_by(RankId r, SimTime t) const;
   void on_op(SimTime t, OpId id);
   void run_calc(SimTime t, OpId id);
   void computation_done(uint32_t token, SimTime t) override;

@@ -77,6 +77,20 @@ SimTime Availability::next_change(SimTime t) const {
   return at ? *at : SimTime::never();
 }
 
+SimTime Availability::first_off(SimTime from) const {
+  const Availability& a = *this;
+  if (a.empty()) return SimTime::never();
+  SimTime t = from;
+  if (const std::optional<double> v = a.value_at(t); v && *v <= 0) return t;
+  // One iteration's worth of steps covers every value the profile takes.
+  for (size_t i = 0; i <= a.dates.size(); ++i) {
+    t = a.next_change(t);
+    if (t == SimTime::never()) return t;
+    if (*a.value_at(t) <= 0) return t;
+  }
+  return SimTime::never();
+}
+
 std::vector<std::pair<SimTime, double>> Availability::events_until(SimTime until) const {
   std::vector<std::pair<SimTime, double>> out;
   if (dates.empty() || dates.front() > until) return out;

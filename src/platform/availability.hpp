@@ -49,6 +49,9 @@ struct Availability {
   std::optional<double> value_at(SimTime t) const;
   // The date of the first event strictly after t, or SimTime::never().
   SimTime next_change(SimTime t) const;
+  // The first time at or after `from` when the value is <= 0 (a state profile's "off"), or
+  // never: looks one iteration of the steps ahead, which covers every value the profile takes.
+  SimTime first_off(SimTime from) const;
   // The events of [0, until]: (date, value) pairs in time order (for describing and testing).
   std::vector<std::pair<SimTime, double>> events_until(SimTime until) const;
 };

@@ -12,10 +12,7 @@ namespace simfab {
 namespace {
 
 // Level l (1-based) of the tree: its switches and the cables between it and level l - 1.
-struct TreeLevel {
-  int64_t m = 1, w = 1, p = 1;  // children per node, parents per child, cables per pair
-  int64_t M = 1, W = 1;         // hosts below one node; nodes above the same hosts
-  int64_t count = 0;            // nodes of the level (level 0: the hosts)
+struct TreeLevel : XgftLevelShape {  // topo/fat_tree.hpp: m, w, p, M, W, count
   int64_t first_ordinal = 0;    // nodes before it in level order (its limiters' offset)
   LinkId first_link = -1;       // the cables to the level below, SimGrid's order
 };
@@ -114,20 +111,13 @@ int add_simgrid_fat_tree(Platform& p, const TopoCommon& common, const XgftParams
   reserve_elements(p, counts.hosts, counts.total_switches(),
                    counts.total_cables() * width + counts.hosts * per_host + (limiter ? counts.total_switches() : 0),
                    "topo_parameters");
-  std::vector<TreeLevel> levels(static_cast<size_t>(h) + 1);
-  levels[0].count = counts.hosts;
-  int64_t ordinal = counts.hosts;  // nodes of the levels below
-  for (int l = 1; l <= h; ++l) {
-    TreeLevel& v = levels[static_cast<size_t>(l)];
-    const TreeLevel& below = levels[static_cast<size_t>(l - 1)];
-    v.m = params.down[static_cast<size_t>(l - 1)];
-    v.w = params.up[static_cast<size_t>(l - 1)];
-    v.p = params.parallel[static_cast<size_t>(l - 1)];
-    v.M = below.M * v.m;
-    v.W = below.W * v.w;
-    v.count = counts.switches[static_cast<size_t>(l - 1)];
-    v.first_ordinal = ordinal;
-    ordinal += v.count;
+  std::vector<TreeLevel> levels;
+  int64_t ordinal = 0;  // nodes of the levels below (level 0's are the hosts: ordinals 0..N-1)
+  for (const XgftLevelShape& shape : xgft_level_shapes(params, counts)) {
+    levels.emplace_back();
+    static_cast<XgftLevelShape&>(levels.back()) = shape;
+    levels.back().first_ordinal = ordinal;
+    ordinal += shape.count;
   }
   // SimGrid's node ids: hosts 0..N-1, switches from 2N - 1 downwards in level order.
   auto node_id = [&](int l, int64_t pos) {

@@ -18,6 +18,7 @@
 #include "nic/portals_network.hpp"
 #include "noise/noise_keys.hpp"
 #include "platform/load_platform.hpp"
+#include "sim/host_failures.hpp"
 #include "replay/goal_program.hpp"
 #include "replay/goal_binary.hpp"
 #include "replay/ti_trace.hpp"
@@ -82,21 +83,6 @@ void nic_results(const nic::PortalsNetwork& pn, const Platform& platform, const 
 Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   Platform platform;
   if (!in.platform_path.empty()) platform = load_platform(in.platform_path);
-  // State profiles (SimGrid's state_file, HOST_AVAIL / LINK_AVAIL): loaded and described, but
-  // failures are not simulated yet (issue 37); refused rather than ignored.
-  for (HostId h = 0; h < platform.host_count(); ++h)
-    if (platform.host(h).state_profile >= 0)
-      throw InputError(SourceLoc{platform.source(), 0, 0},
-                       "host '" + platform.host(h).name + "' has a state profile (" +
-                           platform.availability(platform.host(h).state_profile).name +
-                           "): host and link failures are not simulated by simfab yet; remove it to run "
-                           "(speed, bandwidth and latency profiles are simulated)");
-  for (const Link& l : platform.links())
-    if (l.state_profile >= 0)
-      throw InputError(SourceLoc{platform.source(), 0, 0},
-                       "link '" + l.name + "' has a state profile (" + platform.availability(l.state_profile).name +
-                           "): host and link failures are not simulated by simfab yet; remove it to run "
-                           "(speed, bandwidth and latency profiles are simulated)");
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
   // SimGrid's model comes with SimGrid's collectives, unless the run chose others.
@@ -121,6 +107,11 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
     pn->nic().set_log(hooks.nic_log);
   else if (hooks.nic_log_required)
     throw InputError(SourceLoc{"--portals-log", 0, 0}, "the Portals log records the NIC model: add --cfg nic/model=portals");
+  if (platform.has_profiles(Platform::ProfileKind::kLinkState) && std::string(net->name()) != "flow" &&
+      std::string(net->name()) != "smpi")
+    throw InputError(SourceLoc{platform.source(), 0, 0},
+                     "link failures (state profiles of links) are simulated by network/model=flow and smpi only, "
+                     "not by " + std::string(net->name()));
   Executor ex(engine, *net, ops, program, rank_host);
   noise::NoiseSetup noise_setup = noise::make_noise(cfg, static_cast<int>(rank_host.size()));
   ex.set_noise(noise_setup.model.get());
@@ -208,6 +199,8 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
     hooks.activity->start_run(info);
     ex.set_activity(hooks.activity);
   }
+  // Host state profiles: the first host to turn off under an unfinished rank ends the run.
+  HostFailures failures(engine, platform, rank_host, [&ex](int r, SimTime t) { return ex.finished_by(r, t); });
   std::unique_ptr<ProgressMeter> progress;
   if (hooks.progress) progress = std::make_unique<ProgressMeter>(program, stderr);
   const auto t1 = std::chrono::steady_clock::now();

@@ -36,13 +36,7 @@ std::string list_text(const std::vector<int>& v) {
 std::string count_text(int64_t n) { return n >= kSaturated ? "more than 2^62" : std::to_string(n); }
 
 // The level data a route needs; level 0 is the hosts.
-struct Level {
-  int64_t m = 1;  // children of a node of this level (cables below it); unused at level 0
-  int64_t w = 1;  // parents of a node of the level below
-  int64_t p = 1;  // parallel cables per child-parent pair
-  int64_t M = 1;  // m_1 ... m_l: hosts below a node of this level
-  int64_t W = 1;  // w_1 ... w_l: nodes of this level above the same hosts
-  int64_t count = 0;           // nodes of this level
+struct Level : XgftLevelShape {
   SwitchId first_switch = -1;  // its switches are first_switch .. first_switch + count - 1
   LinkId first_link = -1;      // the block of cables between this level and the one below
 };
@@ -182,6 +176,23 @@ int64_t XgftCounts::total_cables() const {
   int64_t t = 0;
   for (int64_t s : cables) t = sat_add(t, s);
   return t;
+}
+
+std::vector<XgftLevelShape> xgft_level_shapes(const XgftParams& params, const XgftCounts& counts) {
+  const int h = params.levels();
+  std::vector<XgftLevelShape> levels(static_cast<size_t>(h) + 1);
+  levels[0].count = counts.hosts;
+  for (int l = 1; l <= h; ++l) {
+    XgftLevelShape& v = levels[static_cast<size_t>(l)];
+    const XgftLevelShape& below = levels[static_cast<size_t>(l - 1)];
+    v.m = params.down[static_cast<size_t>(l - 1)];
+    v.w = params.up[static_cast<size_t>(l - 1)];
+    v.p = params.parallel[static_cast<size_t>(l - 1)];
+    v.M = below.M * v.m;
+    v.W = below.W * v.w;
+    v.count = counts.switches[static_cast<size_t>(l - 1)];
+  }
+  return levels;
 }
 
 XgftCounts xgft_counts(const XgftParams& params) {
@@ -342,17 +353,10 @@ int add_fat_tree(Platform& p, const TopoCommon& common, const XgftParams& params
                                   std::to_string(p.switch_count()) + ", over the limit of " + std::to_string(kMaxId - 1));
   reserve_elements(p, counts.hosts, counts.total_switches(), new_links, "up");
 
-  std::vector<Level> levels(static_cast<size_t>(h) + 1);
-  levels[0].count = counts.hosts;
-  for (int l = 1; l <= h; ++l) {
-    Level& v = levels[static_cast<size_t>(l)];
-    const Level& below = levels[static_cast<size_t>(l - 1)];
-    v.m = params.down[static_cast<size_t>(l - 1)];
-    v.w = params.up[static_cast<size_t>(l - 1)];
-    v.p = params.parallel[static_cast<size_t>(l - 1)];
-    v.M = below.M * v.m;
-    v.W = below.W * v.w;
-    v.count = counts.switches[static_cast<size_t>(l - 1)];
+  std::vector<Level> levels;
+  for (const XgftLevelShape& shape : xgft_level_shapes(params, counts)) {
+    levels.emplace_back();
+    static_cast<XgftLevelShape&>(levels.back()) = shape;
   }
 
   std::vector<HostId> hosts;

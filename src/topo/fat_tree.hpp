@@ -132,6 +132,18 @@ struct XgftCounts {
 // Validates `params` as add_fat_tree does (same TopologyErrors) and counts its elements.
 XgftCounts xgft_counts(const XgftParams& params);
 
+// The shape of each level of an XGFT, from level 0 (the hosts) to h, as routing needs it.
+struct XgftLevelShape {
+  int64_t m = 1;      // children of a node of this level (cables below it); unused at level 0
+  int64_t w = 1;      // parents of a node of the level below
+  int64_t p = 1;      // parallel cables per child-parent pair
+  int64_t M = 1;      // m_1 ... m_l: hosts below a node of this level
+  int64_t W = 1;      // w_1 ... w_l: nodes of this level above the same hosts
+  int64_t count = 0;  // nodes of this level
+};
+// REQUIRES: counts == xgft_counts(params) (so params are valid). h + 1 entries.
+std::vector<XgftLevelShape> xgft_level_shapes(const XgftParams& params, const XgftCounts& counts);
+
 enum class FatTreeRouting { kDModK, kSModK };
 
 // "d-mod-k" / "s-mod-k", as Topology::routing() reports them.

@@ -8,8 +8,9 @@ on the platforms of examples/platforms/profiles/ and the TI traces beside this s
 runs them with network/model=smpi and must agree to the picosecond (speed and bandwidth profiles
 are integrated exactly; latency profiles apply when a message departs). Then: LogGOPS samples a
 bandwidth profile when the message is sent; `platform describe` lists profiles and disks; a
-pstate of speed 0 loads; state profiles load but runs refuse them (exit 2); the packet model
-refuses bandwidth/latency profiles (exit 2); bad profiles exit 2 naming the file and line.
+pstate of speed 0 loads; a host or link failure (state profile) under the run exits 5 naming it
+and the time; the packet model refuses bandwidth/latency profiles (exit 2); bad profiles exit 2
+naming the file and line.
 
 usage: run_profiles.py SIMFAB SOURCE_DIR
 """
@@ -82,10 +83,26 @@ code, so, se = run(["platform", "describe", os.path.join(PLAT, "faulty_host.xml"
 check("describe: a state profile loads", code == 0 and "host state of 'Faulty': 'faulty.profile', 2 events, "
       "repeating every 10 s" in so, "the profile line", so + se)
 
-# Runs refuse what is not simulated, with exit 2 and the reason.
-code, so, se = run(["run", "--platform", os.path.join(PLAT, "faulty_host.xml"), "--trace", "compute.txt"])
-check("state profile refused", code == 2 and "host 'Faulty' has a state profile" in se and
-      "failures are not simulated" in se, "exit 2, named", (code, se))
+# Failures: a host that turns off under an unfinished rank ends the run (exit 5) at that time;
+# one that turns off after its ranks finished changes nothing; a link that turns off under a
+# message in flight ends the run (flow, smpi); other models refuse link state profiles.
+with tempfile.TemporaryDirectory() as d:
+    out = os.path.join(d, "r.json")
+    code, so, se = run(["run", "--platform", os.path.join(PLAT, "faulty_host.xml"), "--trace", "compute.txt",
+                        "--json", out])
+    check("host failure: exit 5, rank, host, time", code == 5 and
+          "simfab: failure: rank 0 on host 'Faulty' failed at 1 s: the host turned off" in se,
+          "exit 5 at 1 s", (code, se))
+    check("host failure: nothing written", not os.path.exists(out), "no JSON", os.listdir(d))
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "faulty_host.xml"), "--trace", "short.txt"])
+check("host fails after its rank finished: exit 0", code == 0 and "(100 ms)" in so, "0.1 s", (code, so, se))
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "failing_link.xml"), "--hostfile", "hosts.txt",
+                    "--trace", "send.txt", "--cfg", "network/model=smpi"])
+check("link failure under a message: exit 5", code == 5 and "link 'L' turned off at 0.500000 s under 1 message" in se,
+      "exit 5 at 0.5 s", (code, se))
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "failing_link.xml"), "--hostfile", "hosts.txt",
+                    "--trace", "send.txt", "--cfg", "network/model=loggops"])
+check("loggops refuses link state profiles", code == 2 and "flow and smpi only" in se, "exit 2", (code, se))
 code, so, se = run(["run", "--platform", os.path.join(PLAT, "two_hosts_bandwidth.xml"), "--hostfile", "hosts.txt",
                     "--trace", "send.txt", "--cfg", "network/model=packet"])
 check("packet refuses bandwidth profiles", code == 2 and "packet model does not follow bandwidth" in se,

@@ -72,6 +72,33 @@ void FlowNetwork::profile_change(SimTime now, ConstraintId c) {
   if (s.active > 0) refresh_capacity(now, c);  // idle: refreshed when a flow next starts on it
 }
 
+void FlowNetwork::check_link_state(LinkId l, ConstraintId c, SimTime departs, HostId src, HostId dst) {
+  const Link& link = platform_.link(l);
+  if (link.state_profile < 0) return;
+  const Availability& a = platform_.availability(link.state_profile);
+  if (const std::optional<double> v = a.value_at(departs); v && *v <= 0)
+    throw PlatformFailure("a message from host '" + platform_.host(src).name + "' to host '" + platform_.host(dst).name +
+                              "' departs at " + std::to_string(departs.seconds()) + " s over link '" + link.name +
+                              "', which is off (state profile " + a.name + "); MPI aborts the job",
+                          departs.ps());
+  LinkState& s = link_state_[static_cast<size_t>(c)];
+  if (s.off_event != SimTime::never()) return;
+  s.off_event = a.first_off(engine_.now());
+  if (s.off_event != SimTime::never()) schedule(s.off_event, Phase::kLinkOff, static_cast<uint32_t>(c));
+}
+
+void FlowNetwork::link_off(SimTime now, ConstraintId c) {
+  LinkState& s = link_state_[static_cast<size_t>(c)];
+  s.off_event = SimTime::never();
+  if (s.routed == 0) return;  // idle: armed again by the next transfer routed over it
+  const Link& link = platform_.link(s.link);
+  throw PlatformFailure("link '" + link.name + "' turned off at " + std::to_string(now.seconds()) + " s under " +
+                            std::to_string(s.routed) + " message" + (s.routed == 1 ? "" : "s") +
+                            " in flight (state profile " + platform_.availability(link.state_profile).name +
+                            "); MPI aborts the job",
+                        now.ps());
+}
+
 void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority) {
   engine_.schedule(t, kinds_.own, uint64_t{id} | (uint64_t{static_cast<uint8_t>(phase)} << 32), priority);
 }
@@ -133,7 +160,9 @@ void FlowNetwork::transfer(const NetMessage& m) {
     latency_s += platform_.latency_at(l, m.departs).seconds();
     min_bw = std::min(min_bw, bw);
     penalty += p_.weight_s / bw;
-    use(t, constraint_of(l), 1.0);
+    const ConstraintId c = constraint_of(l);
+    check_link_state(l, c, m.departs, m.src, m.dst);
+    use(t, c, 1.0);
   }
   if (route_scratch_.empty() && m.src == m.dst && p_.loopback_bw > 0) {  // smpi's default loopback
     latency_s = p_.loopback_latency.seconds();
@@ -203,6 +232,7 @@ void FlowNetwork::handle(SimTime now, uint64_t index) {
     case Phase::kArrive: arrive(now, id); return;
     case Phase::kSolve: solve(now); return;
     case Phase::kProfile: profile_change(now, static_cast<ConstraintId>(id)); return;
+    case Phase::kLinkOff: link_off(now, static_cast<ConstraintId>(id)); return;
   }
 }
 

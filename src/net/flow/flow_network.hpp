@@ -54,6 +54,11 @@
 // profile does not keep the run alive. Checked against SimGrid 3.32 (tests/unit and
 // validation/simgrid: 10 MB over a 10 MBps link that drops to 5 MBps at 0.5 s and rises to
 // 20 MBps at 1.5 s ends at 1.610777 s in both).
+// Link failures (state profiles, value <= 0 = off): a message that departs over a link that is
+// off, or that is on its way over a link (latency or sharing phase) when the link turns off,
+// fails: a PlatformFailure (sim/host_failures.hpp) ends the run, as MPI aborts a job whose
+// communication fails. One event per link with a state profile while transfers are routed over
+// it, at its next off time. No rerouting: a graph topology's alternative paths are not tried.
 //
 // Statistics (statistics()): per used link, the bytes that crossed it, its busy time (at least
 // one flow in the sharing phase), its peak number of concurrent flows; per model, flows, peak
@@ -141,8 +146,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
     SimTime since;  // start of the current busy period
     SimTime busy;
     SimTime profile_event = SimTime::never();  // the pending bandwidth-profile event, if any
+    SimTime off_event = SimTime::never();      // the pending state-profile (link off) event, if any
   };
-  enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3, kProfile = 4 };
+  enum class Phase : uint8_t { kStart = 0, kWake = 1, kArrive = 2, kSolve = 3, kProfile = 4, kLinkOff = 5 };
 
   void handle(SimTime now, uint64_t index) override;
   uint32_t enqueue(uint64_t stream, uint64_t token, bool ordered);
@@ -162,6 +168,10 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   // Bandwidth profiles: constraint c's capacity from now on, and its next change while busy.
   void refresh_capacity(SimTime now, ConstraintId c);
   void profile_change(SimTime now, ConstraintId c);
+  // State profiles: fails a message departing at `departs` over link l when l is off then, and
+  // arms l's next off event; link_off fails the run when transfers are still routed over it.
+  void check_link_state(LinkId l, ConstraintId c, SimTime departs, HostId src, HostId dst);
+  void link_off(SimTime now, ConstraintId c);
   void find_route(HostId src, HostId dst);
   double load(LinkId l) const override;
 

@@ -141,8 +141,6 @@ void XmlBuilder::cluster_topology(const XmlAttrs& a, int zone, const std::string
                                   const Host& proto, const Link& priv, Policy priv_policy) {
   const std::string tag = "<cluster id='" + id + "' topology=\"" + kind + "\">";
   const std::optional<double> limiter_bw = optional_bandwidth(a, "limiter_link", "", id);
-  if (limiter_bw && kind == "DRAGONFLY")
-    throw error("'limiter_link' of " + tag + " is not supported yet by simfab");
   const std::string& params = require("cluster", a, "topo_parameters",
                                       kind == "FAT_TREE"  ? "\"levels;down;up;link-count\", e.g. \"2;4,4;1,2;1,2\""
                                       : kind == "TORUS"   ? "the torus dimensions, e.g. \"4,4,4\""

@@ -4,9 +4,11 @@
 #include <algorithm>
 #include <charconv>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
+#include "platform/xml_host_limiters.hpp"
 #include "platform/xml_units.hpp"
 
 namespace simfab {
@@ -20,8 +22,14 @@ class SimgridDragonfly final : public Topology {
   struct Bases {
     LinkId local, green, black, blue;
   };
-  SimgridDragonfly(const SimgridDragonflyParams& params, Bases bases, bool full_duplex)
-      : p_(params), bases_(bases), width_(full_duplex ? 2 : 1) {}
+  // Limiters (limiter_link): the hosts' (HostLimiters) and the routers', router r's being
+  // routers + r; none when hosts.present() is false.
+  struct Limiters {
+    HostLimiters hosts;
+    LinkId routers = -1;
+  };
+  SimgridDragonfly(const SimgridDragonflyParams& params, Bases bases, bool full_duplex, Limiters limiters)
+      : p_(params), bases_(bases), width_(full_duplex ? 2 : 1), limiters_(limiters) {}
 
   std::string_view kind() const override { return "dragonfly (SimGrid)"; }
   std::string_view routing() const override { return "SimGrid 3.32 minimal"; }
@@ -30,29 +38,39 @@ class SimgridDragonfly final : public Topology {
     (void)request;
     const Coords s = coords(a);
     const Coords t = coords(b);
+    host_limiter(a, sink);
     sink(cable(bases_.local, a, true));
     Router cur{s.group, s.chassis, s.blade};
     const Router target{t.group, t.chassis, t.blade};
     if (!(cur == target)) {
       if (t.group != cur.group) {
         if (cur.blade != t.group) {
+          router_limiter(cur, sink);
           sink(green(cur, t.group));
           cur = Router{s.group, s.chassis, t.group};
         }
         if (cur.chassis != 0) {
+          router_limiter(cur, sink);
           sink(black(cur, 0));
           cur = Router{s.group, 0, t.group};
         }
         sink(blue(cur));
+        router_limiter(cur, sink);  // SimGrid lists it after the blue link
         cur = Router{t.group, 0, s.group};
       }
       if (t.blade != cur.blade) {
+        router_limiter(cur, sink);
         sink(green(cur, t.blade));
         cur = Router{t.group, 0, t.blade};  // SimGrid's bookkeeping: chassis 0 (see the header)
       }
-      if (t.chassis != cur.chassis) sink(black(cur, t.chassis));
+      if (t.chassis != cur.chassis) {
+        router_limiter(cur, sink);
+        sink(black(cur, t.chassis));
+      }
     }
+    router_limiter(target, sink);
     sink(cable(bases_.local, b, false));
+    host_limiter(b, sink);
   }
 
  private:
@@ -93,6 +111,13 @@ class SimgridDragonfly final : public Topology {
     const int64_t pair = int64_t{r.group} * (int64_t{p_.chassis} * (p_.chassis - 1) / 2) + pair_index(p_.chassis, j, l);
     return cable(bases_.black, pair * p_.blades + r.blade, r.chassis < k);
   }
+  void host_limiter(int h, LinkSink sink) const {
+    if (limiters_.hosts.present()) sink(limiters_.hosts.of(h));
+  }
+  void router_limiter(const Router& r, LinkSink sink) const {
+    if (limiters_.hosts.present())
+      sink(static_cast<LinkId>(limiters_.routers + (int64_t{r.group} * p_.chassis + r.chassis) * p_.blades + r.blade));
+  }
   // r's blue link: router q of group g leads to group q.
   LinkId blue(const Router& r) const {
     const int q = r.chassis * p_.blades + r.blade;
@@ -102,6 +127,7 @@ class SimgridDragonfly final : public Topology {
   SimgridDragonflyParams p_;
   Bases bases_;
   int width_;
+  Limiters limiters_;
 };
 
 }  // namespace
@@ -144,15 +170,22 @@ int add_simgrid_dragonfly(Platform& p, const TopoCommon& common, const SimgridDr
   const int64_t blacks = d.groups * (int64_t{d.chassis} * (d.chassis - 1) / 2) * d.blades;
   const int64_t blues = int64_t{d.groups} * (d.groups - 1) / 2;
   const int64_t width = common.full_duplex ? 2 : 1;
+  const std::optional<LinkSpec>& limiter = common.hosts.limiter;
   reserve_elements(p, d.hosts(), routers,
-                   (d.hosts() + greens + blacks + blues) * width + (common.hosts.loopback ? d.hosts() : 0),
+                   (d.hosts() + greens + blacks + blues) * width + (common.hosts.loopback ? d.hosts() : 0) +
+                       (limiter ? d.hosts() + routers : 0),
                    "topo_parameters");
-  std::vector<HostId> hosts;
-  hosts.reserve(static_cast<size_t>(d.hosts()));
-  for (int64_t h = 0; h < d.hosts(); ++h) hosts.push_back(add_topo_host(p, common.hosts, h));
+  SimgridDragonfly::Limiters limiters;
+  std::vector<HostId> hosts = add_topo_hosts(p, common.hosts, d.hosts(), limiters.hosts);
   const SwitchId first_router = p.switch_count();
   for (int64_t r = 0; r < routers; ++r) add_topo_switch(p, common.name + "_router_" + std::to_string(r));
   auto router = [&](int64_t r) { return switch_node(static_cast<SwitchId>(first_router + r)); };
+  if (limiter) {  // SimGrid's DragonflyZone::generate_routers: router r is node 2 G C B N - 1 - r
+    limiters.routers = static_cast<LinkId>(p.links().size());
+    for (int64_t r = 0; r < routers; ++r)
+      add_cable(p, common.hosts.link_prefix + std::to_string(2 * d.hosts() - 1 - r) + "_limiter", router(r), router(r),
+                *limiter, false);
+  }
   auto spec = [&](int count) {
     LinkSpec s = common.host_link;
     s.bandwidth_Bps *= count;
@@ -192,7 +225,7 @@ int add_simgrid_dragonfly(Platform& p, const TopoCommon& common, const SimgridDr
               std::to_string(ri) + "_and_" + std::to_string(rj),
           router(ri), router(rj), spec(d.blue));
     }
-  return p.add_topology(std::make_unique<SimgridDragonfly>(d, bases, common.full_duplex), std::move(hosts));
+  return p.add_topology(std::make_unique<SimgridDragonfly>(d, bases, common.full_duplex, limiters), std::move(hosts));
 }
 
 }  // namespace simfab

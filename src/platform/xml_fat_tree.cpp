@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "platform/xml_host_limiters.hpp"
 
 namespace simfab {
 namespace {
@@ -19,11 +20,10 @@ struct TreeLevel : XgftLevelShape {  // topo/fat_tree.hpp: m, w, p, M, W, count
 
 class SimgridFatTree final : public Topology {
  public:
-  // Limiters: host x's is host_limiter + x * per_host (add_topo_host makes each host's loopback,
-  // then its limiter); the switches' are one block in level order from switch_limiter.
+  // Limiters: the hosts' (HostLimiters); the switches' are one block in level order from
+  // `switches`. None when hosts.present() is false.
   struct Limiters {
-    LinkId host = -1;  // -1: no limiters
-    int per_host = 1;
+    HostLimiters hosts;
     LinkId switches = -1;
   };
   SimgridFatTree(std::vector<TreeLevel> levels, int width, int64_t first_position, Limiters limiters)
@@ -88,9 +88,9 @@ class SimgridFatTree final : public Topology {
     return static_cast<LinkId>(c.first_link + e * width_ + (down ? width_ - 1 : 0));
   }
   void limiter(const Node& n, LinkSink sink) const {
-    if (limiters_.host < 0) return;
-    sink(static_cast<LinkId>(n.level == 0 ? limiters_.host + n.pos * limiters_.per_host
-                                          : limiters_.switches + lv(n.level).first_ordinal - lv(0).count + n.pos));
+    if (!limiters_.hosts.present()) return;
+    sink(n.level == 0 ? limiters_.hosts.of(n.pos)
+                      : static_cast<LinkId>(limiters_.switches + lv(n.level).first_ordinal - lv(0).count + n.pos));
   }
 
   std::vector<TreeLevel> levels_;  // [0]: the hosts
@@ -126,15 +126,7 @@ int add_simgrid_fat_tree(Platform& p, const TopoCommon& common, const XgftParams
   };
 
   SimgridFatTree::Limiters limiters;
-  limiters.per_host = per_host;
-  std::vector<HostId> host_ids;
-  host_ids.reserve(static_cast<size_t>(counts.hosts));
-  for (int64_t x = 0; x < counts.hosts; ++x) {
-    host_ids.push_back(add_topo_host(p, common.hosts, x));
-    const LinkId l = p.host(host_ids.back()).limiter;
-    if (x == 0) limiters.host = l;
-    SIMFAB_CHECK(l == (limiter ? limiters.host + x * per_host : -1), "host limiters must be evenly spaced");
-  }
+  std::vector<HostId> host_ids = add_topo_hosts(p, common.hosts, counts.hosts, limiters.hosts);
   const SwitchId first_switch = p.switch_count();
   for (int l = 1; l <= h; ++l)
     for (int64_t n = 0; n < levels[static_cast<size_t>(l)].count; ++n)

@@ -74,8 +74,9 @@
 //     For FAT_TREE/TORUS/DRAGONFLY, cables are full duplex (two links) when SPLITDUPLEX, else one
 //     shared (or fatpipe) link; loopback_bw gives each host "<id>_link_<i>_loopback" (a message to
 //     itself takes it; without one it goes through the network as in SimGrid); limiter_link gives
-//     FAT_TREE hosts and switches and TORUS hosts "<id>_link_<n>_limiter" (SimGrid's order in the
-//     route) and is an error for DRAGONFLY (not supported yet); bb_* are ignored (SimGrid has no
+//     FAT_TREE hosts and switches, TORUS hosts and DRAGONFLY hosts and routers
+//     "<id>_link_<n>_limiter" (SimGrid's numbering and order in the route; a shared link of
+//     latency 0); bb_* are ignored (SimGrid has no
 //     backbone in them); they have no router (SimGrid 3.32 ignores router_id there), so
 //     zoneRoutes use one of their hosts as gateway.
 //   In a routing="Cluster" zone (SimGrid's StarZone):

@@ -5,6 +5,7 @@
 #include <memory>
 #include <utility>
 
+#include "platform/xml_host_limiters.hpp"
 #include "platform/xml_units.hpp"
 
 namespace simfab {
@@ -12,8 +13,8 @@ namespace {
 
 class SimgridTorus final : public Topology {
  public:
-  SimgridTorus(std::vector<int64_t> dims, LinkId first_link, int width, LinkId host_limiter, int per_host)
-      : dims_(std::move(dims)), first_link_(first_link), width_(width), host_limiter_(host_limiter), per_host_(per_host) {}
+  SimgridTorus(std::vector<int64_t> dims, LinkId first_link, int width, HostLimiters limiters)
+      : dims_(std::move(dims)), first_link_(first_link), width_(width), limiters_(limiters) {}
 
   std::string_view kind() const override { return "torus (SimGrid)"; }
   std::string_view routing() const override { return "SimGrid 3.32 dimension order"; }
@@ -53,14 +54,13 @@ class SimgridTorus final : public Topology {
                                (down ? width_ - 1 : 0));
   }
   void limiter(int64_t r, LinkSink sink) const {
-    if (host_limiter_ >= 0) sink(static_cast<LinkId>(host_limiter_ + r * per_host_));
+    if (limiters_.present()) sink(limiters_.of(r));
   }
 
   std::vector<int64_t> dims_;
   LinkId first_link_;
   int width_;
-  LinkId host_limiter_;  // host r's limiter is host_limiter_ + r per_host_; -1: none
-  int per_host_;
+  HostLimiters limiters_;
 };
 
 }  // namespace
@@ -86,13 +86,8 @@ int add_simgrid_torus(Platform& p, const TopoCommon& common, const std::vector<i
   const int width = common.full_duplex ? 2 : 1;
   const int per_host = (common.hosts.loopback ? 1 : 0) + (common.hosts.limiter ? 1 : 0);
   reserve_elements(p, n, 0, n * static_cast<int64_t>(dims.size()) * width + n * per_host, "topo_parameters");
-  std::vector<HostId> hosts;
-  hosts.reserve(static_cast<size_t>(n));
-  LinkId host_limiter = -1;
-  for (int64_t r = 0; r < n; ++r) {
-    hosts.push_back(add_topo_host(p, common.hosts, r));
-    if (r == 0) host_limiter = p.host(hosts.back()).limiter;
-  }
+  HostLimiters limiters;
+  std::vector<HostId> hosts = add_topo_hosts(p, common.hosts, n, limiters);
   const LinkId first_link = static_cast<LinkId>(p.links().size());
   for (int64_t r = 0; r < n; ++r) {
     int64_t stride = 1;
@@ -105,7 +100,7 @@ int add_simgrid_torus(Platform& p, const TopoCommon& common, const std::vector<i
     }
   }
   std::vector<int64_t> dims64(dims.begin(), dims.end());
-  return p.add_topology(std::make_unique<SimgridTorus>(std::move(dims64), first_link, width, host_limiter, per_host),
+  return p.add_topology(std::make_unique<SimgridTorus>(std::move(dims64), first_link, width, limiters),
                         std::move(hosts));
 }
 

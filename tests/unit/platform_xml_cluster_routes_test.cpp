@@ -2,7 +2,8 @@
 // and SHARED private links, backbone, limiter, loopback, a radical with holes), routing="Cluster"
 // zones with cabinets, FAT_TREE (parallel cables at one or two levels, two parents per host,
 // limiter and loopback, two clusters in one file: SimGrid's counters run across them), TORUS (2-D,
-// 4-D with sizes 1 and 2, limiters with and without loopback) and DRAGONFLY.
+// 4-D with sizes 1 and 2, limiters with and without loopback) and DRAGONFLY (limiters with and
+// without loopback, SPLITDUPLEX and SHARED, SimGrid's example cluster_dragonfly.xml in a Full zone).
 //
 // How the expectations were obtained: the platforms of validation/simgrid/routes/platforms/ were
 // loaded by SimGrid 3.32 (libsimgrid 3.32) with validation/simgrid/routes/sg_route_table.cpp, which
@@ -113,6 +114,31 @@ TEST(PlatformXmlSimgridRoutes, Tori) {
 }
 
 TEST(PlatformXmlSimgridRoutes, Dragonfly) { expect_simgrid_routes("dragonfly"); }
+
+TEST(PlatformXmlSimgridRoutes, DragonflyLimiters) {
+  // Issue 37: limiter_link gives every host and every router a limiter; with and without a
+  // loopback, SPLITDUPLEX and SHARED cables, and SimGrid's example cluster_dragonfly.xml in a
+  // Full zone (fewer hosts).
+  expect_simgrid_routes("dragonfly_limiter");
+  expect_simgrid_routes("dragonfly_limiter_loopback");
+  expect_simgrid_routes("dragonfly_example");
+}
+
+TEST(PlatformXmlSimgridRoutes, DragonflyLimiterLinks) {
+  // SimGrid 3.32's links of dragonfly_limiter.xml (s4u::Engine::get_all_links: name, bandwidth,
+  // latency, sharing policy): 86 besides its __loopback__, every limiter 1.5e9 B/s, latency 0,
+  // SHARED, the hosts' d_link_0..11_limiter and the routers' d_link_12..23_limiter.
+  const Platform p = load_platform(kDir + "platforms/dragonfly_limiter.xml");
+  EXPECT_EQ(p.links().size(), 86u);
+  for (int n = 0; n < 24; ++n) {
+    const std::string name = "d_link_" + std::to_string(n) + "_limiter";
+    const auto l = p.find_link(name);
+    ASSERT_TRUE(l.has_value()) << name;
+    EXPECT_EQ(p.link(*l).bandwidth_Bps, 1.5e9) << name;
+    EXPECT_EQ(p.link(*l).latency, SimTime::zero()) << name;
+    EXPECT_EQ(p.link(*l).sharing, LinkSharing::kShared) << name;
+  }
+}
 
 }  // namespace
 }  // namespace simfab

@@ -13,6 +13,9 @@ lines are compared as sets: the tools list the pairs in different host orders.
 usage: compare_routes.py [--simfab build/simfab] [--sg-tool PATH] [--show N] [--record]
                          [PLATFORM.xml ...]
 
+Platforms too large to record (large/*.xml: SimGrid's examples/platforms/cluster_dragonfly.xml,
+14400 routes) are compared when named: compare_routes.py validation/simgrid/routes/large/*.xml
+
 --record: also write SimGrid's table of each platform to recorded/<platform>.txt, the tables the
 unit test PlatformXmlSimgridRoutes (tests/unit/platform_xml_cluster_routes_test.cpp) asserts.
 

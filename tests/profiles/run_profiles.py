@@ -9,8 +9,8 @@ runs them with network/model=smpi and must agree to the picosecond (speed and ba
 are integrated exactly; latency profiles apply when a message departs). Then: LogGOPS samples a
 bandwidth profile when the message is sent; `platform describe` lists profiles and disks; a
 pstate of speed 0 loads; a host or link failure (state profile) under the run exits 5 naming it
-and the time; the packet model refuses bandwidth/latency profiles (exit 2); bad profiles exit 2
-naming the file and line.
+and the time; the packet model follows bandwidth steps too; bad profiles exit 2 naming the file
+and line.
 
 usage: run_profiles.py SIMFAB SOURCE_DIR
 """
@@ -103,10 +103,21 @@ check("link failure under a message: exit 5", code == 5 and "link 'L' turned off
 code, so, se = run(["run", "--platform", os.path.join(PLAT, "failing_link.xml"), "--hostfile", "hosts.txt",
                     "--trace", "send.txt", "--cfg", "network/model=loggops"])
 check("loggops refuses link state profiles", code == 2 and "flow and smpi only" in se, "exit 2", (code, se))
-code, so, se = run(["run", "--platform", os.path.join(PLAT, "two_hosts_bandwidth.xml"), "--hostfile", "hosts.txt",
-                    "--trace", "send.txt", "--cfg", "network/model=packet"])
-check("packet refuses bandwidth profiles", code == 2 and "packet model does not follow bandwidth" in se,
-      "exit 2", (code, se))
+# The packet model follows the bandwidth steps too (at packet granularity): N s at a constant
+# 10 MBps (the payload plus headers, W = ~N x 10 MB), so 1.5 s for the first 10 MB under the
+# profile and the rest, N - 1 s of it at 10 MBps, at 20 MBps: 1.5 + (N - 1) / 2, within 1 ms (the
+# latency and the last packet's serialisation do not halve).
+got, se = makespan("two_hosts_bandwidth.xml", "send.txt", "packet")
+with tempfile.TemporaryDirectory() as d:
+    plat = os.path.join(d, "flat.xml")
+    open(plat, "w").write(open(os.path.join(PLAT, "two_hosts_bandwidth.xml")).read().replace(
+        ' bandwidth_file="link_bandwidth.profile"', ""))
+    code, so, se2 = run(["run", "--platform", plat, "--hostfile", "hosts.txt", "--trace", "send.txt",
+                         "--cfg", "network/model=packet", "--quiet", "--json", os.path.join(d, "r.json")])
+    flat = json.load(open(os.path.join(d, "r.json")))["makespan_ps"] if code == 0 else None
+want = None if flat is None else 1.5e12 + (flat - 1e12) / 2
+check("packet follows the bandwidth profile", got is not None and want is not None and abs(got - want) < 1e9,
+      "1.5 s + (N - 1) / 2 = %s ps" % want, (got, flat, se, se2))
 
 # A host may not start in a pstate of speed 0.
 BAD_PLATFORM = """<?xml version='1.0'?>

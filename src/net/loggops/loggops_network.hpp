@@ -25,8 +25,8 @@
 // link state to adapt to. Complexity: O(route length) per query (O(1) for a cluster route).
 // Availability profiles (platform/availability.hpp): L and G are the route's latency and bottleneck
 // bandwidth in force when the query is made (the send or receive), not integrated over the
-// message: a change in the middle of a long message applies to the next one (the flow model
-// follows it within the message).
+// message: a change in the middle of a long message applies to the next one (the flow and packet
+// models follow it within the message).
 #pragma once
 
 #include <vector>

@@ -35,16 +35,13 @@ PacketNetwork::PacketNetwork(Engine& engine, const Platform& platform, PacketPar
       cap_blocks_(p_.vl_buffer / p_.flit),
       cc_threshold_blocks_(static_cast<uint32_t>(std::ceil(p_.cc_threshold * (p_.vl_buffer / p_.flit)))) {
   engine_.set_handler(kinds_.own, this);
-  if (platform.has_profiles(Platform::ProfileKind::kBandwidth) || platform.has_profiles(Platform::ProfileKind::kLatency))
-    throw InputError(SourceLoc{platform.source(), 0, 0},
-                     "the packet model does not follow bandwidth or latency profiles yet (bandwidth_file, "
-                     "latency_file); use network/model=flow, smpi or loggops with this platform");
   const size_t links = 2 * platform.links().size();  // channels: both directions of every link
   chans_.resize(links);
   for (size_t l = 0; l < links; ++l) {
     const Link& k = platform.link(static_cast<LinkId>(l / 2));
     chans_[l].ps_per_byte = p_.link_ps_per_byte > 0 ? p_.link_ps_per_byte : 1e12 / k.bandwidth_Bps;
     chans_[l].latency = k.latency;
+    if (l % 2 == 0 && (k.bandwidth_profile >= 0 || k.latency_profile >= 0)) profiled_.push_back(static_cast<LinkId>(l / 2));
   }
   const size_t lanes = links * nvl_;
   fifo_head_.assign(2 * lanes, kNone);
@@ -124,7 +121,31 @@ uint32_t PacketNetwork::new_msg(const NetMessage& m, bool cnp) {
   return id;
 }
 
+void PacketNetwork::apply_profiles(SimTime now) {
+  for (LinkId l : profiled_) {
+    const double ps_per_byte = p_.link_ps_per_byte > 0 ? p_.link_ps_per_byte : 1e12 / platform_.bandwidth_at(l, now);
+    const SimTime latency = platform_.latency_at(l, now);
+    for (size_t c : {2 * static_cast<size_t>(l), 2 * static_cast<size_t>(l) + 1}) {
+      chans_[c].ps_per_byte = ps_per_byte;
+      chans_[c].latency = latency;
+    }
+  }
+}
+
+void PacketNetwork::arm_profiles(SimTime now) {
+  SimTime next = SimTime::never();
+  for (LinkId l : profiled_)
+    for (int a : {platform_.link(l).bandwidth_profile, platform_.link(l).latency_profile})
+      if (a >= 0) next = std::min(next, platform_.availability(a).next_change(now));
+  profile_armed_ = next != SimTime::never();
+  if (profile_armed_) engine_.schedule(next, kinds_.own, kProfile << kEvShift);
+}
+
 void PacketNetwork::transfer(const NetMessage& m) {
+  if (!profiled_.empty() && !profile_armed_) {  // idle since the last step: catch up, then follow
+    apply_profiles(engine_.now());
+    arm_profiles(engine_.now());
+  }
   if (m.size > (Bytes{1} << 40))
     throw InputError(SourceLoc{}, "a message of " + std::to_string(m.size) + " B is beyond the packet model's 1 TiB");
   const uint32_t id = new_msg(m, false);
@@ -143,6 +164,11 @@ void PacketNetwork::handle(SimTime now, uint64_t index) {
     case kWake:
       wake_at_[id] = SimTime::never();
       arbitrate(static_cast<LinkId>(id), now);
+      break;
+    case kProfile:
+      profile_armed_ = false;
+      apply_profiles(now);
+      if (live_msgs_ > 0) arm_profiles(now);  // idle: the next transfer catches up
       break;
     default: SIMFAB_CHECK(false, "unknown packet-model event");
   }
@@ -670,7 +696,8 @@ NetworkStats PacketNetwork::statistics() const {
     if (c.packets == 0) continue;
     LinkUsage u;
     u.name = link_name(static_cast<LinkId>(l));
-    u.bandwidth_Bps = 1e12 / c.ps_per_byte;
+    const Link& k = platform_.link(static_cast<LinkId>(l / 2));
+    u.bandwidth_Bps = p_.link_ps_per_byte > 0 ? 1e12 / p_.link_ps_per_byte : k.bandwidth_Bps;  // nominal
     u.bytes = static_cast<double>(c.bytes);
     u.busy = c.busy;
     u.flows = c.packets;

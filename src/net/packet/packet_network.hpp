@@ -29,6 +29,13 @@
 //   tail at the destination   d + sum_i lat_i + (n-1) (ser(h) + t_sw) + ser(b)
 // with d the send's departure (issued + o + (s-1)O).
 //
+// Availability profiles (platform/availability.hpp; SimGrid's bandwidth_file, latency_file): a
+// link's two channels take the bandwidth (r) and latency in force, changed at each step of its
+// profile while messages are in the network (one kProfile event per step; an idle network
+// schedules none and catches up at its next transfer). A packet already being serialised keeps
+// the rate it started with: the model follows the profile at packet granularity. With
+// packet/link-rate set, only latency profiles apply.
+//
 // Credit-based flow control, per VL (IBA §7.9; seed 004 §2.7 ibuf/obuf). A packet may start on c
 // only if c's downstream buffer for its VL has credits for the whole packet. The credits come back
 // when the packet's tail leaves that buffer (at the next output's e, or when the sink has consumed
@@ -122,7 +129,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
 
  private:
   static constexpr uint32_t kNone = UINT32_MAX;
-  enum Ev : uint64_t { kStart = 0, kHead = 1, kOutFree = 2, kCredit = 3, kSink = 4, kWake = 5 };
+  enum Ev : uint64_t { kStart = 0, kHead = 1, kOutFree = 2, kCredit = 3, kSink = 4, kWake = 5, kProfile = 6 };
   static constexpr int kEvShift = 52;
 
   struct Packet {
@@ -191,6 +198,10 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   double load(LinkId l) const override;
 
   void start(uint32_t msg, SimTime now);
+  // Bandwidth and latency profiles: every profiled link's channels take the values in force at
+  // `now`; arm_profiles schedules the next step of any of them (kProfile).
+  void apply_profiles(SimTime now);
+  void arm_profiles(SimTime now);
   void head_ready(uint32_t pkt, uint16_t hop, SimTime now);
   void output_free(LinkId c, SimTime now);
   void credit_update(LinkId c, SimTime now);
@@ -259,6 +270,8 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   std::vector<LinkId> route_buf_;
   uint64_t salt_ = 0;
   uint64_t live_msgs_ = 0;
+  std::vector<LinkId> profiled_;  // links with a bandwidth or latency profile
+  bool profile_armed_ = false;    // a kProfile event is pending
   uint64_t npackets_ = 0;
   uint64_t packet_hops_ = 0;
 };

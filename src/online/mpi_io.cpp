@@ -65,8 +65,25 @@ MpiIo::Handle& MpiIo::handle(OnlineProgram& p, MPI_File fh, const char* call) {
   return handles_[static_cast<size_t>(fh - 1)];
 }
 
+IoCosts io_costs(const Config& cfg, const Platform& platform) {
+  IoCosts c{cfg.time("io/latency"), cfg.per_byte("io/read-bandwidth"), cfg.per_byte("io/write-bandwidth"), {}};
+  const bool read_set = cfg.is_explicit("io/read-bandwidth"), write_set = cfg.is_explicit("io/write-bandwidth");
+  for (const Disk& d : platform.disks()) {
+    if (c.host_ps_per_byte.empty()) c.host_ps_per_byte.assign(static_cast<size_t>(platform.host_count()), {0, 0});
+    auto& h = c.host_ps_per_byte[static_cast<size_t>(d.host)];
+    if (h.first > 0 || h.second > 0) continue;  // its first disk holds the files
+    h = {read_set ? 0 : 1e12 / d.read_Bps, write_set ? 0 : 1e12 / d.write_Bps};
+  }
+  return c;
+}
+
 void MpiIo::charge(OnlineProgram& p, bool write, int64_t bytes) {
-  const double per_byte = write ? costs_.write_ps_per_byte : costs_.read_ps_per_byte;
+  double per_byte = write ? costs_.write_ps_per_byte : costs_.read_ps_per_byte;
+  const size_t host = static_cast<size_t>(p.host_of(p.me()));
+  if (host < costs_.host_ps_per_byte.size()) {
+    const auto& [r, w] = costs_.host_ps_per_byte[host];
+    if ((write ? w : r) > 0) per_byte = write ? w : r;
+  }
   p.compute_seconds(costs_.latency.seconds() + static_cast<double>(bytes) * per_byte * 1e-12);
 }
 

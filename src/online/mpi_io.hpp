@@ -11,9 +11,11 @@
 // packs the memory side (datatype engine) and maps the packed bytes onto the view's data bytes:
 // data byte d lies in tile d / size(filetype), at that tile's run that holds it:
 //   file offset = disp + tile * extent(filetype) + run.offset + (d within the run).
-// Time (a simple storage model, the same for every host): each read or write costs the rank
+// Time (a simple storage model): each read or write costs the rank
 //   io/latency + bytes / io/read-bandwidth (or io/write-bandwidth)
-// of simulated time without using its core; open, close, sync, set_size cost io/latency; no
+// of simulated time without using its core; a host that declares a disk (SimGrid's <disk
+// read_bw write_bw>, platform.hpp) uses its first disk's bandwidths instead, unless the io/*
+// bandwidth key is set explicitly; open, close, sync, set_size cost io/latency; no
 // contention between ranks. The collective calls (src/online/abi/abi_io.cpp) also synchronize
 // the file's communicator: _all, open, close, set_view, set_size and sync with a barrier, _ordered
 // with an exscan and an allreduce of the counts (rank order on the shared pointer), as an MPI
@@ -36,8 +38,10 @@
 #include <cstdint>
 #include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
+#include "core/config.hpp"
 #include "online/online_program.hpp"
 
 namespace simfab::online {
@@ -46,7 +50,11 @@ struct IoCosts {
   SimTime latency = SimTime::from_seconds(50e-6);
   double read_ps_per_byte = 1000;   // 1 GB/s
   double write_ps_per_byte = 1000;
+  // Per host (index HostId): its disk's ps per byte, read and write; 0 or absent = the above.
+  std::vector<std::pair<double, double>> host_ps_per_byte;
 };
+// The costs from the io/* keys and the platform's disks (the first disk of each host).
+IoCosts io_costs(const Config& cfg, const Platform& platform);
 
 class MpiIo {
  public:

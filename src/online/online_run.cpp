@@ -51,10 +51,12 @@ void register_online_keys(Config& cfg) {
                {}});
   cfg.declare({"io/read-bandwidth", CfgType::kPerByte, "8Gbps",
                "simfab exec, MPI-IO: the rate at which a rank reads a file (each read: io/latency + bytes / "
-               "this; no contention)",
+               "this; no contention); a host's <disk read_bw> in the platform replaces it unless it is given",
                {}});
   cfg.declare({"io/write-bandwidth", CfgType::kPerByte, "8Gbps",
-               "simfab exec, MPI-IO: the rate at which a rank writes a file", {}});
+               "simfab exec, MPI-IO: the rate at which a rank writes a file; a host's <disk write_bw> replaces it "
+               "unless it is given",
+               {}});
   cfg.declare({"smpi/test", CfgType::kTime, "100us",
                "simfab exec under network/model=smpi: SMPI's time injected before each MPI_Test / MPI_Testany "
                "poll (SimGrid's smpi/test), times the polls failed since the last success",
@@ -128,8 +130,7 @@ RunResult run_online(const SimulationInput& in, Config& cfg, const RunHooks& hoo
   opt.lb = energy::lb_options(cfg);
   opt.first_call = coll::FirstCallCosts::from(cfg);
 
-  MpiIo::instance().set_costs(
-      IoCosts{cfg.time("io/latency"), cfg.per_byte("io/read-bandwidth"), cfg.per_byte("io/write-bandwidth")});
+  MpiIo::instance().set_costs(io_costs(cfg, platform));
   keep_heap_pages();
   const std::string loader = cfg.choice("online/loader");
   ProgramImage image(in.program.front(), loader == "simfab"   ? ProgramImage::Loader::kSimfab

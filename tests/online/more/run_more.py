@@ -124,6 +124,15 @@ if check("simfab-cc builds mpiio.c", r.returncode == 0, r.stderr):
             "io/latency=1ms", "--cfg", "io/write-bandwidth=80Mbps", prog, files, "time"])
     check("io/latency=1ms, io/write-bandwidth=80Mbps: 1 MB costs 1 ms + 100 ms",
           "mpiio: one 1 MB write took 101000.000 us" in r.stdout, r.stdout + r.stderr)
+    # A host's <disk write_bw="40MBps"> (SimGrid's hosts_with_disks.xml idiom): 50 us + 1 MB / 40 MB/s;
+    # an explicit io/write-bandwidth still wins.
+    disks = os.path.join(SOURCE, "examples/platforms/profiles/boot_and_disks.xml")
+    for extra, want in [([], "25050.000"), (["--cfg", "io/write-bandwidth=80Mbps"], "100050.000")]:
+        files = tempfile.mkdtemp(dir=TMP)
+        r = sh([os.path.join(BUILD, "simfab"), "exec", "-np", "1", "--quiet", "--platform", disks, "--cfg",
+                "online/compute=declared"] + extra + [prog, files, "time"])
+        check(f"MPI-IO on a host's disk {extra}: a 1 MB write took {want} us",
+              f"mpiio: one 1 MB write took {want} us" in r.stdout, r.stdout + r.stderr)
 if shutil.which("mpicc") and shutil.which("mpirun") and io_lines:
     real = os.path.join(TMP, "mpiio_real")
     files = tempfile.mkdtemp(dir=TMP)

@@ -1,5 +1,11 @@
 #include "noise/noise_keys.hpp"
 
+#include <algorithm>
+#include <climits>
+#include <cmath>
+#include <string>
+#include <vector>
+
 #include "noise/noise_offsets.hpp"
 #include "noise/noise_trace_file.hpp"
 
@@ -14,6 +20,11 @@ void register_noise_keys(Config& cfg) {
                "synthetic OS noise: a detour of noise/duration every noise/period (0: off; not with noise/trace)", {}});
   cfg.declare({"noise/duration", CfgType::kTime, "0", "synthetic OS noise: the length of each detour (< noise/period)",
                {}});
+  cfg.declare({"noise/distribution", CfgType::kChoice, "fixed",
+               "synthetic OS noise: the length of each detour: fixed (noise/duration), exponential or uniform "
+               "(on [0, 2 x noise/duration]), both with mean noise/duration, drawn from noise/seed for 1024 "
+               "periods that then repeat, and at most half a period",
+               {"fixed", "exponential", "uniform"}});
   cfg.declare({"noise/rule", CfgType::kChoice, "loggopsim",
                "how detours stretch a CPU interval [t, t+C): loggopsim (the rest of a detour in progress plus every "
                "detour starting in [t, t+C), LogGOPSim's rule) or preempt (the interval ends once C of time outside "
@@ -46,7 +57,25 @@ DetourTrace synthetic(const Config& cfg) {
     throw InputError(key_loc("noise/period"),
                      "noise/period (" + std::to_string(period.ps()) + " ps) must be longer than noise/duration (" +
                          std::to_string(duration.ps()) + " ps): the detours would leave no time for computation");
-  return DetourTrace({{0, duration.ps()}}, period.ps());
+  const std::string& law = cfg.choice("noise/distribution");
+  if (law == "fixed") return DetourTrace({{0, duration.ps()}}, period.ps());
+  // Drawn durations: kDrawnPeriods periods of one detour each, at the start of its period, with
+  // its own length; the whole repeats (period kDrawnPeriods x P), so each rank, at its offset,
+  // meets its own sequence. The stream is the seed's, apart from the offsets' (a constant xored).
+  constexpr int64_t kDrawnPeriods = 1024;
+  if (period.ps() > INT64_MAX / kDrawnPeriods)
+    throw InputError(key_loc("noise/period"), "noise/period is too long for drawn durations (at most about 100 days / 1024)");
+  SplitMix64 rng(static_cast<uint64_t>(cfg.integer("noise/seed")) ^ 0x6e6f697365ULL);
+  const double mean = static_cast<double>(duration.ps());
+  const int64_t cap = period.ps() / 2;
+  std::vector<Detour> detours;
+  detours.reserve(static_cast<size_t>(kDrawnPeriods));
+  for (int64_t i = 0; i < kDrawnPeriods; ++i) {
+    const double u = static_cast<double>(rng.next() >> 11) * 0x1.0p-53;  // [0, 1)
+    const double d = law == "exponential" ? -mean * std::log1p(-u) : 2 * mean * u;
+    detours.push_back(Detour{i * period.ps(), std::clamp<int64_t>(std::llround(d), 1, std::max<int64_t>(1, cap))});
+  }
+  return DetourTrace(std::move(detours), kDrawnPeriods * period.ps());
 }
 
 }  // namespace
@@ -56,6 +85,10 @@ NoiseSetup make_noise(const Config& cfg, int num_ranks) {
   const std::string& file = cfg.text("noise/trace");
   const bool traced = file != "none";
   const bool synth = cfg.is_explicit("noise/period") || cfg.is_explicit("noise/duration");
+  if (traced && cfg.is_explicit("noise/distribution"))
+    throw InputError(key_loc("noise/distribution"),
+                     "noise/distribution draws synthetic detours (noise/period, noise/duration); a noise/trace gives "
+                     "its own");
   if (traced && synth)
     throw InputError(key_loc(cfg.is_explicit("noise/period") ? "noise/period" : "noise/duration"),
                      "noise comes from noise/trace or from noise/period and noise/duration, not both");
@@ -85,7 +118,9 @@ NoiseSetup make_noise(const Config& cfg, int num_ranks) {
   }
   const NoiseRule rule = cfg.choice("noise/rule") == "preempt" ? NoiseRule::kPreempt : NoiseRule::kLoggopsim;
   s.model = std::make_unique<NoiseModel>(std::move(trace), rule, std::move(offsets));
-  s.source = traced ? file : "synthetic";
+  s.source = traced ? file : cfg.choice("noise/distribution") == "fixed"
+                                   ? "synthetic"
+                                   : "synthetic, " + cfg.choice("noise/distribution") + " durations";
   return s;
 }
 

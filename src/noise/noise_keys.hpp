@@ -3,6 +3,9 @@
 //   noise/trace=FILE            detours from a trace (noise_trace_file.hpp)
 //   noise/period=T, noise/duration=T   synthetic noise: one detour of `duration` at trace time 0 of
 //                               every `period` (needs period > duration > 0); not with noise/trace
+//   noise/distribution=fixed|exponential|uniform   synthetic detour lengths: noise/duration, or
+//                               drawn with that mean from noise/seed for 1024 periods (then
+//                               repeated; each at most half a period)
 //   noise/rule=loggopsim|preempt      how a detour stretches an interval (noise_model.hpp)
 //   noise/cosched=yes|no, noise/seed=N, noise/offsets=LIST   each rank's offset (noise_offsets.hpp)
 // Noise is off unless noise/trace or noise/period and noise/duration are given; the other keys

@@ -116,6 +116,30 @@ code2, noisy, _, _, se2 = run_json(TI + ["--cfg", "noise/period=10us", "--cfg", 
 check("TI with noise", code == 0 and code2 == 0 and noisy["makespan_ps"] > quiet["makespan_ps"] and
       noisy["noise"]["total_ps"] > 0, "longer makespan", (se, se2, quiet and quiet["makespan_ps"], noisy and noisy.get("noise")))
 
+# Drawn detour lengths (noise/distribution): two ranks compute 1 s under a detour every 1 ms of
+# mean 10 us, so each gains about 1000 x 10 us = 10 ms (the sum of ~1000 draws: within 1 ms for
+# either law); fixed lengths give exactly 1000 or 1001 detours; the same seed gives the same run,
+# another seed another; a trace refuses the key.
+with tempfile.TemporaryDirectory() as d:
+    goal = os.path.join(d, "one_second.goal")
+    open(goal, "w").write("num_ranks 2\nrank 0 {\nc: calc 1000000000000\n}\nrank 1 {\nc: calc 1000000000000\n}\n")
+    DRAWN = ["--goal", goal, "--cfg", "noise/period=1ms", "--cfg", "noise/duration=10us"]
+    code, j, _, _, se = run_json(DRAWN)
+    fixed = [r["noise_ps"] for r in j["noise"]["ranks"]] if j else None
+    check("fixed lengths: 1000 or 1001 detours of 10 us", fixed is not None and
+          all(n in (10000000000, 10010000000) for n in fixed), "10 ms or 10.01 ms", fixed or se)
+    for law in ["exponential", "uniform"]:
+        code, j, text, _, se = run_json(DRAWN + ["--cfg", "noise/distribution=" + law, "--cfg", "noise/seed=3"])
+        got = [r["noise_ps"] for r in j["noise"]["ranks"]] if j else None
+        check(law + ": about 10 ms per rank", got is not None and all(9e9 < n < 11e9 for n in got) and
+              len(set(got)) == 2 and j["noise"]["source"] == "synthetic, " + law + " durations",
+              "9-11 ms each, ranks differ", got or se)
+        _, _, text2, _, _ = run_json(DRAWN + ["--cfg", "noise/distribution=" + law, "--cfg", "noise/seed=3"])
+        check(law + ": the same seed, the same run", text is not None and text == text2, "byte-identical", "differs")
+        _, j3, _, _, _ = run_json(DRAWN + ["--cfg", "noise/distribution=" + law, "--cfg", "noise/seed=4"])
+        check(law + ": another seed, another run", j3 is not None and
+              [r["noise_ps"] for r in j3["noise"]["ranks"]] != got, "differs", "the same")
+
 # Bad input: exit 2, the place and what was expected, nothing written.
 BAD = [
     ("malformed line", "1100 20\n2000\n", [], ["t.txt:2:1:", "expected `<start_ns> <duration_ns>`", "2000"]),
@@ -130,6 +154,8 @@ BAD = [
     ("period <= duration", None, ["--cfg", "noise/period=10ns", "--cfg", "noise/duration=10ns"],
      ["--cfg noise/period", "must be longer than noise/duration"]),
     ("period without duration", None, ["--cfg", "noise/period=10us"], ["needs both noise/period and noise/duration"]),
+    ("distribution with a trace", "1100 20\n2000 0\n", ["--cfg", "noise/distribution=uniform"],
+     ["--cfg noise/distribution", "a noise/trace gives its own"]),
     ("rule without noise", None, ["--cfg", "noise/rule=preempt"], ["noise/rule says how to inject OS noise"]),
     ("offsets count", "1100 20\n2000 0\n", ["--cfg", "noise/offsets=0,1,2"], ["3 offsets for 8 ranks"]),
 ]

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Coverage-guided fuzzing of simfab's parsers with clang's libFuzzer (+ ASan/UBSan).
-#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      targets: goal ti platform capture calibrate otf2
+#   tests/fuzz/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]      targets: goal ti platform capture calibrate otf2 availability
 # Seeds come from tests/fuzz/corpus/<target>; the growing corpus lives in tests/fuzz/work/
 # (ignored by git). A crash, leak or timeout is written to tests/fuzz/regressions/<target>/, where
 # `make test` replays it forever after: fix the bug, keep the input.
@@ -8,7 +8,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 secs=${1:-120}
 shift || true
-targets=${*:-goal ti platform capture calibrate otf2}
+targets=${*:-goal ti platform capture calibrate otf2 availability}
 build=$root/build-fuzz
 mkdir -p "$build/obj" "$root/tests/fuzz/work"
 flags=(-std=c++20 -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -I"$root/src"

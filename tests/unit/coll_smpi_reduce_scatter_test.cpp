@@ -124,13 +124,14 @@ TEST(CollSmpiReduceScatter, OmpiSelectorRunsTheButterflyWhereSimGridDoes) {
                      "S62:6016 R62:14208 S61:6080 R61:8128 S59:3808 R59:4320 S55:2096 R55:2224 S47:1096 R47:1128 S31:560 R31:568"}});
   const auto o = SmpiSelector::kOmpi;
   const std::vector<Bytes> small = doubles_from(64, 1), large = doubles_from(64, 8192);
+  const std::vector<Bytes> on63(63, 8192 * 8);  // CollCall::counts is a span: the vector must outlive it
   CollCall call{0, 64, 0, 0};
   call.counts = small;  // 2528 B: id 4
   EXPECT_STREQ(select_smpi(o, CollOp::kReduceScatter, call), "ompi_butterfly");
   call.counts = large;  // 4.2 MB: id 4 too (ompi_ring only from 512 KiB below 64 ranks)
   EXPECT_STREQ(select_smpi(o, CollOp::kReduceScatter, call), "ompi_butterfly");
   call.size = 63;
-  call.counts = std::vector<Bytes>(63, 8192 * 8);  // 4 MB on 63 ranks: id 3
+  call.counts = on63;  // 4 MB on 63 ranks: id 3
   EXPECT_STREQ(select_smpi(o, CollOp::kReduceScatter, call), "ompi_ring");
 }
 

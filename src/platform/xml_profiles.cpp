@@ -10,6 +10,7 @@
 // Values are checked where the profile is attached: a speed scale >= 0, a bandwidth > 0, a
 // latency >= 0 (a state may be any number: > 0 is on).
 #include <cstdlib>
+#include <span>
 #include <string>
 #include <utility>
 #include <vector>
@@ -69,9 +70,7 @@ void XmlBuilder::read_profile_files(const XmlAttrs& a, std::string_view el, int3
   static const Attr kHost[] = {{"speed_file", Kind::kSpeed}, {"state_file", Kind::kHostState}};
   static const Attr kLink[] = {
       {"bandwidth_file", Kind::kBandwidth}, {"latency_file", Kind::kLatency}, {"state_file", Kind::kLinkState}};
-  const bool host = el == "host";
-  for (const Attr& at : host ? std::vector<Attr>(std::begin(kHost), std::end(kHost))
-                             : std::vector<Attr>(std::begin(kLink), std::end(kLink))) {
+  for (const Attr& at : el == "host" ? std::span<const Attr>(kHost) : std::span<const Attr>(kLink)) {
     const std::string* path = a.get(at.key);
     if (!path) continue;
     if (path->empty()) throw error("empty '" + std::string(at.key) + "' of <" + std::string(el) + ">; expected a profile file");

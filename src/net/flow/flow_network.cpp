@@ -24,7 +24,8 @@ constexpr uint8_t kSolvePriority = 255;  // after every other event of the same 
 
 FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams params, EventKinds kinds)
     : Network(kinds), engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
-      p_(std::move(params)), loopback_(kNoConstraint) {
+      p_(std::move(params)), loopback_(kNoConstraint),
+      bandwidth_profiles_(platform.has_profiles(Platform::ProfileKind::kBandwidth)) {
   engine_.set_handler(kinds_.own, this);
 }
 
@@ -244,7 +245,8 @@ void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
     return;
   }
   t.since = t.started = now;
-  for (ConstraintId c : t.route) refresh_capacity(now, c);
+  if (bandwidth_profiles_)
+    for (ConstraintId c : t.route) refresh_capacity(now, c);
   t.flow = system_.add_flow(t.weight, t.bound, t.route, t.usage);
   const size_t f = static_cast<size_t>(t.flow);
   if (flow_owner_.size() <= f) flow_owner_.resize(f + 1, kNone);

@@ -190,6 +190,7 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   FlowParams p_;
   ConstraintId loopback_;  // the model's loopback (smpi), made on first use
   bool solve_pending_ = false;
+  const bool bandwidth_profiles_;  // some link has one: flow starts refresh their capacities
   uint64_t flows_ = 0, solves_ = 0, recomputed_ = 0;
   double flow_seconds_ = 0;
   uint32_t peak_flows_ = 0;

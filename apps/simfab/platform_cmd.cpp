@@ -37,7 +37,7 @@ int describe(const std::string& file, const std::vector<std::string>& rest) {
   bool json = false;
   static constexpr CliOption kOptions[] = {{"--json", false}};
   parse_options(rest, kOptions, [&](std::string_view, const std::string&) { json = true; });
-  describe_platform(std::cout, load_platform(file), json);
+  describe_platform(std::cout, load_platform(file, &std::cerr), json);
   return 0;
 }
 
@@ -76,11 +76,11 @@ int routes(const std::string& file, const std::vector<std::string>& rest) {
   });
   if (all) {
     if (!from.empty() || !to.empty() || json) throw usage_error("--all prints every pair; it takes no --from, --to or --json");
-    print_route_table(std::cout, load_platform(file));
+    print_route_table(std::cout, load_platform(file, &std::cerr));
     return 0;
   }
   if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST (or --all)");
-  const Platform p = load_platform(file);
+  const Platform p = load_platform(file, &std::cerr);
   const HostId a = named_host(p, "--from", from), b = named_host(p, "--to", to);
   if (!p.route(a, b, req))
     throw InputError(SourceLoc{file, 0, 0}, "no route from host '" + from + "' to host '" + to +
@@ -97,7 +97,7 @@ int export_graph(const std::string& file, const std::vector<std::string>& rest) 
   });
   if (format != "dot" && format != "json" && format != "lft")
     throw usage_error("--format must be dot, json or lft, got '" + format + "'");
-  const Platform p = load_platform(file);
+  const Platform p = load_platform(file, &std::cerr);
   auto write = [&](std::ostream& out) {
     if (format == "dot") write_dot(out, p);
     else if (format == "json") write_graph_json(out, p);

@@ -88,6 +88,7 @@ struct NetworkStats {
   uint64_t solves = 0;       // bandwidth-sharing solves
   uint64_t recomputed = 0;   // flow rates recomputed, summed over the solves
   double flow_seconds = 0;   // sum over flows of their sharing-phase duration
+  uint64_t reroutes = 0;     // messages routed around links that were off (flow models)
   std::vector<LinkUsage> links;  // links that carried traffic, in platform order
   // Packet models only: packets injected, packet hops, FECN marks and BECNs (CNPs received), and
   // the buffer occupancy over time of the (at most 16) ports with the highest mean occupancy, most

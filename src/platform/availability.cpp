@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <cstdio>
 #include <utility>
 
 #include "core/mapped_file.hpp"
@@ -12,6 +13,13 @@
 namespace simfab {
 
 namespace {
+
+// Seconds as a user wrote them: up to 12 significant digits, no trailing zeros ("20", "0.5").
+std::string seconds_text(double s) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.12g", s);
+  return buf;
+}
 
 // Seconds beyond which a date would overflow 64-bit picoseconds (about 106 days of margin kept).
 constexpr double kMaxSeconds = 9.0e6;
@@ -151,11 +159,15 @@ Availability parse_availability(std::string_view text, std::string name, const s
     throw InputError(SourceLoc{file, first_line, 0}, "profile " + a.name + " gives both PERIODICITY and LOOPAFTER");
   if (periodicity > 0) {
     a.period = SimTime::from_seconds(periodicity);
-    if (a.period < a.dates.back())
-      throw InputError(SourceLoc{file, first_line, 0},
-                       "profile " + a.name + ": its period " + std::to_string(periodicity) +
-                           " s is shorter than its last date " + std::to_string(a.dates.back().seconds()) +
-                           " s (SimGrid 3.32 aborts on it too: 'Profile loop conditions are not realizable')");
+    if (a.period < a.dates.back()) {
+      // SimGrid 3.32 aborts here; SimGrid up to 3.29 looped `periodicity` after the last event.
+      a.period = a.dates.back() + a.period;
+      a.note = "profile " + a.name + ": its period " + seconds_text(periodicity) + " s is shorter than its last date " +
+               seconds_text(a.dates.back().seconds()) +
+               " s; SimGrid 3.32 aborts on it ('Profile loop conditions are not realizable'), simfab reads it as "
+               "SimGrid up to 3.29 did: the events repeat " +
+               seconds_text(periodicity) + " s after the last one (period " + seconds_text(a.period.seconds()) + " s)";
+    }
   } else if (loop_after >= 0) {
     a.period = a.dates.back() + SimTime::from_seconds(loop_after);
     if (a.period <= SimTime::zero())

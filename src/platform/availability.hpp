@@ -15,8 +15,12 @@
 // PERIODICITY 3 and at 13 s with LOOPAFTER 3):
 //     PERIODICITY P:  iteration k's events at d_i + k * P                 (period P)
 //     LOOPAFTER D:    iteration k's events at d_i + k * (d_n + D)          (period d_n + D)
-// A <trace periodicity="P"> attribute is PERIODICITY P. SimGrid aborts on a period shorter than
-// the last date ("Profile loop conditions are not realizable"); simfab refuses it (InputError).
+// A <trace periodicity="P"> attribute is PERIODICITY P. SimGrid 3.32 aborts on a period shorter
+// than the last date ("Profile loop conditions are not realizable"); SimGrid up to 3.29 (its
+// trace_mgr) restarted the events P seconds after the last one, and some of SimGrid's own example
+// platforms (two_hosts_platform_with_availability_included.xml) still rely on it. simfab loads
+// such a profile with that older rule (period d_n + P, as LOOPAFTER P) and says so in `note`,
+// which the loaders turn into a warning (Platform::warnings).
 // Stochastic profiles (STOCHASTIC, DET/NORM/EXP/UNIF laws) are refused: a run must be
 // reproducible from its inputs, and SimGrid draws them from its own generator.
 //
@@ -43,6 +47,7 @@ struct Availability {
   std::vector<SimTime> dates;   // of the first iteration, non-decreasing
   std::vector<double> values;   // one per date
   SimTime period = SimTime::zero();  // 0: the events happen once
+  std::string note;             // non-empty: how a SimGrid 3.32 refusal was read (a warning)
 
   bool empty() const { return dates.empty(); }
   // The value in force at time t (the last event at or before t), or nullopt before the first.

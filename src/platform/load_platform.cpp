@@ -12,9 +12,12 @@ bool looks_like_xml(std::string_view text) {
   return first != std::string_view::npos && text[first] == '<';
 }
 
-Platform load_platform(const std::string& path) {
+Platform load_platform(const std::string& path, std::ostream* warnings) {
   MappedFile file(path);
-  return looks_like_xml(file.text()) ? parse_platform_xml(file.text(), path) : parse_platform_yaml(file.text(), path);
+  Platform p = looks_like_xml(file.text()) ? parse_platform_xml(file.text(), path) : parse_platform_yaml(file.text(), path);
+  if (warnings)
+    for (const std::string& w : p.warnings()) *warnings << w << '\n';
+  return p;
 }
 
 }  // namespace simfab

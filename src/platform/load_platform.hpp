@@ -4,6 +4,7 @@
 // <platform> element), YAML otherwise, whatever the extension.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <string_view>
 
@@ -11,8 +12,9 @@
 
 namespace simfab {
 
-// Throws InputError naming the file, line and column of the offending text.
-Platform load_platform(const std::string& path);
+// Throws InputError naming the file, line and column of the offending text. The loader's warnings
+// (Platform::warnings) are written to `warnings`, one line each, when it is given.
+Platform load_platform(const std::string& path, std::ostream* warnings = nullptr);
 
 // True when `text` looks like XML (first non-blank character '<', after a UTF-8 byte-order mark).
 bool looks_like_xml(std::string_view text);

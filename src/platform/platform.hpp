@@ -201,6 +201,10 @@ class Platform {
   // True when any host or link has a profile of that kind.
   bool has_profiles(ProfileKind kind) const;
   void add_disk(Disk d) { disks_.push_back(std::move(d)); }
+  // What a loader read in a way the file's author may not expect ("file:line: warning: ..."): the
+  // commands print them to stderr when they load the platform (load_platform.hpp).
+  void add_warning(std::string w) { warnings_.push_back(std::move(w)); }
+  const std::vector<std::string>& warnings() const { return warnings_; }
   const std::vector<Disk>& disks() const { return disks_; }
   // Sets the power of link l and of its twin (a split-duplex link's other direction), for loaders
   // that learn it after adding the link. REQUIRES: l exists; check_link_power(idle, busy) empty.
@@ -291,6 +295,7 @@ class Platform {
   std::vector<CpuProfile> cpu_profiles_;
   std::vector<Availability> availability_;
   std::vector<Disk> disks_;
+  std::vector<std::string> warnings_;
   std::vector<std::string> switches_;
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;

@@ -178,6 +178,8 @@ class XmlBuilder {
   void read_profile_files(const XmlAttrs& a, std::string_view el, int32_t element);
   void read_trace(const XmlAttrs& a);
   void end_trace();
+  // Adds a profile read at `loc`; its note, if any, becomes a platform warning there.
+  int add_profile(Availability av, const SourceLoc& loc);
   void on_text(std::string_view s);
   void read_trace_connect(const XmlAttrs& a);
   void finish_trace_connects();

@@ -74,7 +74,7 @@ void XmlBuilder::read_profile_files(const XmlAttrs& a, std::string_view el, int3
     const std::string* path = a.get(at.key);
     if (!path) continue;
     if (path->empty()) throw error("empty '" + std::string(at.key) + "' of <" + std::string(el) + ">; expected a profile file");
-    const int p = platform_.add_availability(load_availability(*path, base_dir(), here()));
+    const int p = add_profile(load_availability(*path, base_dir(), here()), here());
     attach_profile(at.kind, element, p, here());
   }
 }
@@ -111,7 +111,12 @@ void XmlBuilder::end_trace() {
   } else {
     av = parse_availability(t.text, "<trace id='" + t.id + "'>", name_, t.loc.line, t.periodicity);
   }
-  traces_.emplace(t.id, platform_.add_availability(std::move(av)));
+  traces_.emplace(t.id, add_profile(std::move(av), t.loc));
+}
+
+int XmlBuilder::add_profile(Availability av, const SourceLoc& loc) {
+  if (!av.note.empty()) platform_.add_warning(loc.file + ":" + std::to_string(loc.line) + ": warning: " + av.note);
+  return platform_.add_availability(std::move(av));
 }
 
 void XmlBuilder::read_trace_connect(const XmlAttrs& a) {

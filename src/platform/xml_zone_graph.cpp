@@ -67,8 +67,6 @@ void ZoneGraph::seal(int vertices) {
         }
       }
     }
-  out_.clear();
-  out_.shrink_to_fit();
 }
 
 bool ZoneGraph::floyd_walk(int s, int d) const {
@@ -84,58 +82,84 @@ bool ZoneGraph::floyd_walk(int s, int d) const {
   return true;
 }
 
-const std::vector<int32_t>& ZoneGraph::dijkstra_preds(int32_t source) const {
-  if (auto it = cache_.find(source); it != cache_.end()) return it->second;
-  const size_t g = vertex_of_.size();
-  const size_t keep = std::max<size_t>(1, kDijkstraCacheEntries / std::max<size_t>(1, g));
-  while (cache_order_.size() >= keep) {
-    cache_.erase(cache_order_.front());
-    cache_order_.pop_front();
-  }
-  std::vector<int32_t> pred(g, -1);
+int32_t ZoneGraph::index_of(int v) const {
+  if (v < 0) return -1;
+  if (kind_ == Kind::kFloyd) return v < vertices_ ? v : -1;
+  return static_cast<size_t>(v) < graph_number_.size() ? graph_number_[static_cast<size_t>(v)] : -1;
+}
+
+int ZoneGraph::vertex_at(int32_t i) const { return kind_ == Kind::kFloyd ? i : vertex_of_[static_cast<size_t>(i)]; }
+
+void ZoneGraph::shortest_preds(int32_t source, FunctionRef<bool(int32_t, int32_t)> usable,
+                               std::vector<int32_t>& pred) const {
+  const size_t g = kind_ == Kind::kFloyd ? static_cast<size_t>(vertices_) : vertex_of_.size();
+  pred.assign(g, -1);
   std::vector<int64_t> cost(g, kInfinite);
-  using Entry = std::pair<int64_t, int32_t>;  // (cost, graph number): SimGrid's queue order
+  using Entry = std::pair<int64_t, int32_t>;  // (cost, index): SimGrid's queue order
   std::priority_queue<Entry, std::vector<Entry>, std::greater<>> queue;
   cost[static_cast<size_t>(source)] = 0;
   queue.emplace(0, source);
   while (!queue.empty()) {
     const int32_t v = queue.top().second;
     queue.pop();
+    if (static_cast<size_t>(v) >= out_.size()) continue;  // a Floyd vertex with no out-edge
     for (const Edge& e : out_[static_cast<size_t>(v)]) {
       const int64_t c = cost[static_cast<size_t>(v)] + e.weight;
-      if (c < cost[static_cast<size_t>(e.to)]) {
+      if (c < cost[static_cast<size_t>(e.to)] && usable(v, e.to)) {
         cost[static_cast<size_t>(e.to)] = c;
         pred[static_cast<size_t>(e.to)] = v;
         queue.emplace(c, e.to);
       }
     }
   }
+}
+
+const std::vector<int32_t>& ZoneGraph::dijkstra_preds(int32_t source) const {
+  if (auto it = cache_.find(source); it != cache_.end()) return it->second;
+  const size_t keep = std::max<size_t>(1, kDijkstraCacheEntries / std::max<size_t>(1, vertex_of_.size()));
+  while (cache_order_.size() >= keep) {
+    cache_.erase(cache_order_.front());
+    cache_order_.pop_front();
+  }
+  std::vector<int32_t> pred;
+  shortest_preds(source, [](int32_t, int32_t) { return true; }, pred);
   cache_order_.push_back(source);
   return cache_.emplace(source, std::move(pred)).first->second;
 }
 
-bool ZoneGraph::dijkstra_walk(int s, int d) const {
-  auto number = [&](int x) {
-    return static_cast<size_t>(x) < graph_number_.size() ? graph_number_[static_cast<size_t>(x)] : -1;
-  };
-  const int32_t gs = number(s);
-  const int32_t gd = number(d);
-  if (gs < 0 || gd < 0) return false;
-  const std::vector<int32_t>& pred = dijkstra_preds(gs);
-  scratch_.assign(1, d);
+bool ZoneGraph::walk_back(const std::vector<int32_t>& pred, int32_t gs, int32_t gd) const {
+  scratch_.assign(1, vertex_at(gd));
   for (int32_t cur = gd; cur != gs;) {
     const int32_t p = pred[static_cast<size_t>(cur)];
     if (p < 0) return false;
-    scratch_.push_back(vertex_of_[static_cast<size_t>(p)]);
+    scratch_.push_back(vertex_at(p));
     cur = p;
   }
   return true;
+}
+
+bool ZoneGraph::dijkstra_walk(int s, int d) const {
+  const int32_t gs = index_of(s);
+  const int32_t gd = index_of(d);
+  return gs >= 0 && gd >= 0 && walk_back(dijkstra_preds(gs), gs, gd);
 }
 
 bool ZoneGraph::path(int s, int d, FunctionRef<void(int, int)> fn) const {
   if (s < 0 || d < 0 || s == d) return false;
   if (!(kind_ == Kind::kFloyd ? floyd_walk(s, d) : dijkstra_walk(s, d))) return false;
   // scratch_ holds d, ..., s; fn may not touch this graph, so scratch_ stays valid meanwhile.
+  for (size_t i = scratch_.size() - 1; i > 0; --i) fn(scratch_[i], scratch_[i - 1]);
+  return true;
+}
+
+bool ZoneGraph::path_avoiding(int s, int d, FunctionRef<bool(int, int)> usable, FunctionRef<void(int, int)> fn) const {
+  if (s == d) return false;
+  const int32_t gs = index_of(s);
+  const int32_t gd = index_of(d);
+  if (gs < 0 || gd < 0) return false;
+  std::vector<int32_t> pred;
+  shortest_preds(gs, [&](int32_t x, int32_t y) { return usable(vertex_at(x), vertex_at(y)); }, pred);
+  if (!walk_back(pred, gs, gd)) return false;
   for (size_t i = scratch_.size() - 1; i > 0; --i) fn(scratch_[i], scratch_[i - 1]);
   return true;
 }

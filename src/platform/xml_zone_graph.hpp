@@ -60,6 +60,10 @@ class ZoneGraph {
   // call) when d cannot be reached. REQUIRES: s != d, sealed. Reentrant only for other graphs
   // (fn may query other ZoneGraphs, not this one).
   bool path(int s, int d, FunctionRef<void(int, int)> fn) const;
+  // The same over the edges x -> y that `usable` accepts: a fresh Dijkstra (no cache) in either
+  // kind, ties to the lower index (graph number; a Floyd zone's vertex number). Used to route
+  // around links that are off (availability state profiles): rare, so O((n + e) log n) each.
+  bool path_avoiding(int s, int d, FunctionRef<bool(int, int)> usable, FunctionRef<void(int, int)> fn) const;
 
  private:
   struct Edge {
@@ -70,10 +74,18 @@ class ZoneGraph {
   bool floyd_walk(int s, int d) const;
   bool dijkstra_walk(int s, int d) const;
   const std::vector<int32_t>& dijkstra_preds(int32_t source) const;
+  // out_'s index of vertex v (-1: in no edge) and back.
+  int32_t index_of(int v) const;
+  int vertex_at(int32_t i) const;
+  // Dijkstra from out_ index `source` over the usable edges: pred[i], the index before i, or -1.
+  void shortest_preds(int32_t source, FunctionRef<bool(int32_t, int32_t)> usable, std::vector<int32_t>& pred) const;
+  // Fills scratch_ with the vertices from gd back to gs along pred; false if gd is unreached.
+  bool walk_back(const std::vector<int32_t>& pred, int32_t gs, int32_t gd) const;
 
   Kind kind_;
   int vertices_ = 0;
-  std::vector<std::vector<Edge>> out_;  // Floyd: by vertex; Dijkstra: by graph number
+  std::vector<std::vector<Edge>> out_;  // Floyd: by vertex; Dijkstra: by graph number (kept after
+                                        // seal for path_avoiding: O(e))
   // Floyd: pred_[s * n + d], the vertex before d on the path from s, or -1.
   std::vector<int32_t> pred_;
   // Dijkstra: vertex <-> graph number (-1: not in any route), and the cached predecessors.

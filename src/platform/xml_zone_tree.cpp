@@ -111,7 +111,7 @@ bool ZoneTree::route(const Platform& p, HostId a, HostId b, const RouteRequest& 
 }
 
 template <class Fn>
-bool ZoneTree::declared_path(const Zone& z, int s, int t, Fn&& fn) const {
+bool ZoneTree::declared_path(const Zone& z, int s, int t, const RouteRequest& request, Fn&& fn) const {
   auto declared = [&](int x, int y) -> const DeclaredRoute& { return routes_[static_cast<size_t>(z.routes.at(pair_key(x, y)))]; };
   switch (z.routing) {
     case Routing::kFull: {
@@ -121,8 +121,17 @@ bool ZoneTree::declared_path(const Zone& z, int s, int t, Fn&& fn) const {
       return true;
     }
     case Routing::kFloyd:
-    case Routing::kDijkstra:
-      return z.graph->path(s, t, [&](int x, int y) { fn(declared(x, y)); });
+    case Routing::kDijkstra: {
+      auto emit_edge = [&](int x, int y) { fn(declared(x, y)); };
+      if (!request.avoid) return z.graph->path(s, t, emit_edge);
+      auto usable = [&](int x, int y) {
+        const DeclaredRoute& r = declared(x, y);
+        for (uint32_t i = 0; i < r.count; ++i)
+          if (request.avoid->avoid(links_[r.first + i])) return false;
+        return true;
+      };
+      return z.graph->path_avoiding(s, t, usable, emit_edge);
+    }
     default:
       return false;
   }
@@ -175,7 +184,7 @@ bool ZoneTree::local(const Platform& p, const Zone& z, NodeId s, int ms, NodeId 
     case Routing::kFull:
     case Routing::kFloyd:
     case Routing::kDijkstra:
-      return s == t || declared_path(z, ms, mt, [&](const DeclaredRoute& r) { emit(r, sink); });
+      return s == t || declared_path(z, ms, mt, request, [&](const DeclaredRoute& r) { emit(r, sink); });
     case Routing::kCluster: {
       // Only members given a <host_link> (or a <cabinet>) have links, the backbone among them.
       auto link = [&](const std::vector<LinkId>& v, int m) {
@@ -228,7 +237,7 @@ bool ZoneTree::global(const Platform& p, NodeId s, NodeId t, const RouteRequest&
   if (const DeclaredRoute* r = zone_bypass(c, ps.zone, x, pt.zone, y)) return through(p, s, t, *r, request, sink);
   NodeId at = s;  // where the route has got to
   bool ok = true;
-  const bool found = declared_path(c, member_number(x), member_number(y), [&](const DeclaredRoute& r) {
+  const bool found = declared_path(c, member_number(x), member_number(y), request, [&](const DeclaredRoute& r) {
     if (!ok) return;
     if (at != r.gw_src && !global(p, at, r.gw_src, request, sink)) ok = false;
     emit(r, sink);

@@ -36,6 +36,10 @@
 //     where a route between equal points is empty (FloydZone composes the middle pieces the same
 //     way; SimGrid 3.32's DijkstraZone dereferences a null gateway there and crashes, simfab
 //     composes as Floyd does);
+// Links that are off (RouteRequest::avoid, asked by the flow model when a route crosses a link
+// whose state profile is off): Floyd and Dijkstra zones take the shortest path over the declared
+// routes that avoid them, if any (simfab's addition: SimGrid 3.32 fails the communication); a
+// zone route's own links are checked at its level, the pieces inside child zones at theirs.
 // Bypass routes (NetZoneImpl::get_bypass_route) come first, at every level of the recursion: a
 // <bypassRoute> s -> t of zone Z replaces Z's route s -> t (also as a piece of a longer route);
 // a <bypassZoneRoute> A' -> B' of C is used for s -> t when C is their deepest common ancestor and
@@ -168,9 +172,11 @@ class ZoneTree final : public RouteProvider {
   // The route between two nodes of zone z (members ms, mt).
   bool local(const Platform& p, const Zone& z, NodeId s, int ms, NodeId t, int mt, const RouteRequest& request,
              LinkSink sink) const;
-  // Calls fn for each declared route of z's path from member s to member t; false if none.
+  // Calls fn for each declared route of z's path from member s to member t; false if none. With
+  // request.avoid, a Floyd or Dijkstra zone's path uses only declared routes none of whose links
+  // it avoids (ZoneGraph::path_avoiding).
   template <class Fn>
-  bool declared_path(const Zone& z, int s, int t, Fn&& fn) const;
+  bool declared_path(const Zone& z, int s, int t, const RouteRequest& request, Fn&& fn) const;
   // A declared route's links.
   void emit(const DeclaredRoute& r, LinkSink sink) const;
   const DeclaredRoute* find(const std::unordered_map<uint64_t, int32_t>& table, int s, int t) const;

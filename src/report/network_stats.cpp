@@ -25,7 +25,8 @@ void print_network_stats(std::ostream& os, const NetworkStats& st, SimTime makes
        << counted(st.fecn, "FECN mark") << ", " << counted(st.becn, "BECN") << "\n";
   else
     os << "network: " << counted(st.flows, "flow") << " (at most " << st.peak_flows << " at once), "
-       << counted(st.solves, "solve") << ", " << counted(st.recomputed, "rate") << " recomputed\n";
+       << counted(st.solves, "solve") << ", " << counted(st.recomputed, "rate") << " recomputed"
+       << (st.reroutes ? ", " + counted(st.reroutes, "message") + " routed around links that were off" : "") << "\n";
   std::vector<size_t> order(st.links.size());
   std::iota(order.begin(), order.end(), size_t{0});
   std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
@@ -56,6 +57,7 @@ nlohmann::ordered_json network_stats_json(const NetworkStats& st, SimTime makesp
   j["solves"] = st.solves;
   j["recomputed_flows"] = st.recomputed;
   j["mean_flow_s"] = st.flows ? st.flow_seconds / static_cast<double>(st.flows) : 0.0;
+  if (st.reroutes) j["reroutes"] = st.reroutes;
   if (st.packet) {
     j["packets"] = st.packets;
     j["packet_hops"] = st.packet_hops;

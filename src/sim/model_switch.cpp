@@ -324,6 +324,7 @@ NetworkStats ModelSwitch::statistics() const {
     all.solves += s.solves;
     all.recomputed += s.recomputed;
     all.flow_seconds += s.flow_seconds;
+    all.reroutes += s.reroutes;
     all.packet = all.packet || s.packet;
     all.packets += s.packets;
     all.packet_hops += s.packet_hops;

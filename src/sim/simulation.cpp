@@ -5,6 +5,7 @@
 #include <sys/resource.h>
 
 #include <chrono>
+#include <iostream>
 #include <memory>
 
 #include "core/interrupt.hpp"
@@ -82,7 +83,7 @@ void nic_results(const nic::PortalsNetwork& pn, const Platform& platform, const 
 
 Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   Platform platform;
-  if (!in.platform_path.empty()) platform = load_platform(in.platform_path);
+  if (!in.platform_path.empty()) platform = load_platform(in.platform_path, &std::cerr);
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
   // SimGrid's model comes with SimGrid's collectives, unless the run chose others.

@@ -46,9 +46,19 @@ class LinkLoad {
   virtual double load(LinkId l) const = 0;
 };
 
+// Links a route should not cross: those that are off (availability state profiles). Routings
+// with alternatives route around them (SimGrid's Floyd and Dijkstra zones:
+// platform/xml_zone_tree.hpp); the others ignore it and the network model reports the failure.
+class LinkFilter {
+ public:
+  virtual ~LinkFilter() = default;
+  virtual bool avoid(LinkId l) const = 0;
+};
+
 struct RouteRequest {
-  uint64_t salt = 0;              // per-message randomness (0: the pair's fixed choice)
-  const LinkLoad* load = nullptr;  // null: no load known (adaptive routing then goes minimal)
+  uint64_t salt = 0;                 // per-message randomness (0: the pair's fixed choice)
+  const LinkLoad* load = nullptr;    // null: no load known (adaptive routing then goes minimal)
+  const LinkFilter* avoid = nullptr;  // null: every link may be used
 };
 
 // Impossible generator parameters. `param` names the YAML key at fault (empty: the topology as

@@ -103,6 +103,56 @@ check("link failure under a message: exit 5", code == 5 and "link 'L' turned off
 code, so, se = run(["run", "--platform", os.path.join(PLAT, "failing_link.xml"), "--hostfile", "hosts.txt",
                     "--trace", "send.txt", "--cfg", "network/model=loggops"])
 check("loggops refuses link state profiles", code == 2 and "flow and smpi only" in se, "exit 2", (code, se))
+# Rerouting (flow and smpi): in a Floyd zone with two ways from A to B, a message routes around a
+# link that is off. Flow model closed forms (no overheads, no envelope): the 10 MB message starts
+# sharing at 2 ms over L1, L2 (10 MBps) and has moved 4.98 MB when L1 turns off at 0.5 s; the
+# other 5.02 MB wait for R2's latency (4 ms) and cross L3, L4 at 5 MBps: 0.5 + 0.004 + 1.004 =
+# 1.508 s. A 1 MB message departing at 0.55 s (L1 off) goes by R2: 0.55 + 0.004 + 0.2 = 0.754 s.
+with tempfile.TemporaryDirectory() as d:
+    text = open(os.path.join(PLAT, "rerouting.xml")).read()
+    variants = {
+        "r2only.xml": "".join(l for l in text.splitlines(True) if 'dst="R1"' not in l and 'src="R1"' not in l),
+        "bothoff.xml": text.replace('latency="2ms"/>', 'latency="2ms" state_file="link_state.profile"/>', 1),
+        "nofail.xml": text.replace(' state_file="link_state.profile"', ""),
+    }
+    for name, body in variants.items():
+        open(os.path.join(d, name), "w").write(body)
+    import shutil
+    shutil.copy(os.path.join(PLAT, "link_state.profile"), d)
+
+    def span(plat, trace, model):
+        code, so, se = run(["run", "--platform", plat, "--hostfile", "hosts.txt", "--trace", trace, "--cfg",
+                            "network/model=" + model, "--json", os.path.join(d, "r.json")])
+        return (json.load(open(os.path.join(d, "r.json"))) if code == 0 else None), code, se
+
+    rr = os.path.join(PLAT, "rerouting.xml")
+    j, code, se = span(rr, "send.txt", "flow")
+    check("flow: a message in flight moves to R2 when L1 turns off", j is not None and j["makespan_ps"] == 1508000000000
+          and j["network"]["reroutes"] == 1, "1.508 s, 1 reroute", j["makespan_ps"] if j else (code, se))
+    j, code, se = span(rr, "midsend.txt", "flow")
+    check("flow: a message departing while L1 is off takes R2", j is not None and j["makespan_ps"] == 754000000000,
+          "0.754 s", j["makespan_ps"] if j else (code, se))
+    for model in ("flow", "smpi"):
+        a, _, se1 = span(rr, "midsend.txt", model)
+        b, _, se2 = span(os.path.join(d, "r2only.xml"), "midsend.txt", model)
+        c, _, se3 = span(os.path.join(d, "nofail.xml"), "midsend.txt", model)
+        check(model + ": routed around = the R2-only platform, not the R1 route", a is not None and b is not None and
+              c is not None and a["makespan_ps"] == b["makespan_ps"] != c["makespan_ps"], "equal to R2 only",
+              (a and a["makespan_ps"], b and b["makespan_ps"], c and c["makespan_ps"], se1 + se2 + se3))
+        j, code, se = span(rr, "send.txt", model)
+        check(model + ": in flight, rerouted, not failed", code == 0 and j["network"]["reroutes"] == 1, "exit 0",
+              (code, se))
+        j, code, se = span(os.path.join(d, "bothoff.xml"), "send.txt", model)
+        check(model + ": no way around: exit 5", code == 5 and "link 'L1' turned off at 0.500000 s under 1 message" in se
+              and "no other route from host 'A' to host 'B' avoids it" in se, "exit 5", (code, se))
+
+# SimGrid's older idioms: version 4, <AS>, a <trace> period shorter than its last date (read as
+# SimGrid <= 3.29 did, with a warning): 10 Gflop at 1 Gf under 1.0, 0.5 (4 s), 1.0 (6 s), 0.5 ...
+code, so, se = run(["run", "--platform", os.path.join(PLAT, "legacy_periodicity.xml"), "--trace", "compute.txt"])
+check("legacy periodicity: 12 s and two warnings", code == 0 and "predicted makespan: 12000000000000 ps" in so and
+      se.count("warning: profile <trace id=") == 2 and "(period 6 s)" in se and "(period 31 s)" in se,
+      "12 s", (code, so, se))
+
 # The packet model follows the bandwidth steps too (at packet granularity): N s at a constant
 # 10 MBps (the payload plus headers, W = ~N x 10 MB), so 1.5 s for the first 10 MB under the
 # profile and the rest, N - 1 s of it at 10 MBps, at 20 MBps: 1.5 + (N - 1) / 2, within 1 ms (the
@@ -130,7 +180,6 @@ BAD_PLATFORM = """<?xml version='1.0'?>
 BAD_PROFILES = [
     ("STOCHASTIC\nEXP 1 DET 0.5\n", "stochastic profiles are not supported", ":1"),
     ("0 0.5\n2 1\n1 0.7\n", "the dates must not decrease", ":3"),
-    ("0 0.5\n5 1\nPERIODICITY 3\n", "its period 3", ":1"),
     ("0 half\n", "expected '<date> <value>'", ":1"),
     ("0 -0.5\n", "is not a speed scale >= 0", "p.xml:4"),
 ]
@@ -152,5 +201,13 @@ with tempfile.TemporaryDirectory() as d:
             f.write(text)
         code, so, se = platform("1Gf", ' speed_file="s.profile"')
         check("bad profile: " + want, code == 2 and want in se and where in se, "exit 2: " + want, (code, se))
+
+    # A period shorter than the last date: SimGrid 3.32 aborts, simfab reads it as SimGrid <= 3.29.
+    with open(os.path.join(d, "s.profile"), "w") as f:
+        f.write("0 0.5\n5 1\nPERIODICITY 3\n")
+    code, so, se = platform("1Gf", ' speed_file="s.profile"')
+    check("period shorter than the last date: loads with a warning", code == 0 and
+          "warning: profile 's.profile': its period 3 s is shorter than its last date 5 s" in se and
+          "(period 8 s)" in se and "p.xml:4" in se, "exit 0, the warning at p.xml:4", (code, se))
 
 golden_check.finish("run_profiles.py")

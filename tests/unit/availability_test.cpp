@@ -62,12 +62,25 @@ TEST(Availability, Errors) {
   };
   EXPECT_NE(message("0 1\n2 0.5\n1 0.7\n").find("x.profile:3"), std::string::npos);
   EXPECT_NE(message("STOCHASTIC\n").find("stochastic profiles are not supported"), std::string::npos);
-  EXPECT_NE(message("0 1\n20 0.5\n", 1.0).find("shorter than its last date"), std::string::npos);
   EXPECT_NE(message("0 1\nPERIODICITY 0\n").find("seconds > 0"), std::string::npos);
   EXPECT_NE(message("0 1\nPERIODICITY 5\nLOOPAFTER 2\n").find("both PERIODICITY and LOOPAFTER"), std::string::npos);
   EXPECT_NE(message("0 0\nLOOPAFTER 0\n").find("repeats forever"), std::string::npos);
   EXPECT_NE(message("1 2 3\n").find("expected '<date> <value>'"), std::string::npos);
   EXPECT_NE(message("-1 2\n").find("between 0 and 9e6"), std::string::npos);
+}
+
+// SimGrid 3.32 aborts on a period shorter than the last date; SimGrid up to 3.29 restarted the
+// events `periodicity` seconds after the last one (its trace_mgr: the last event's delay is
+// periodicity + the first date), which simfab applies, with a note for the warning.
+TEST(Availability, ShortPeriodIsReadAsSimGrid329Did) {
+  const Availability a = parse_availability("0 1\n20 0.5\n", "'x'", "x.profile", 1, 1.0);
+  EXPECT_EQ(a.period, s(21));
+  EXPECT_EQ(*a.value_at(s(20.5)), 0.5);
+  EXPECT_EQ(*a.value_at(s(21)), 1.0);  // the second iteration
+  EXPECT_EQ(a.next_change(s(21)), s(41));
+  EXPECT_NE(a.note.find("its period 1 s is shorter than its last date 20 s"), std::string::npos) << a.note;
+  EXPECT_NE(a.note.find("(period 21 s)"), std::string::npos) << a.note;
+  EXPECT_TRUE(parse_availability("0 1\n2 0.5\nPERIODICITY 3\n", "p", "p").note.empty());
 }
 
 }  // namespace

@@ -121,6 +121,41 @@ TEST(PlatformXmlRouting, FloydLeafZone) {
   EXPECT_EQ(route_table(p), simgrid);
 }
 
+// Links that are off (RouteRequest::avoid, the flow model's rerouting): Floyd and Dijkstra zones
+// take the shortest path over the declared routes that avoid them; none left: no route.
+class AvoidNamed : public LinkFilter {
+ public:
+  AvoidNamed(const Platform& p, std::vector<std::string> names) : p_(p), names_(std::move(names)) {}
+  bool avoid(LinkId l) const override {
+    return std::find(names_.begin(), names_.end(), p_.link(l).name) != names_.end();
+  }
+
+ private:
+  const Platform& p_;
+  std::vector<std::string> names_;
+};
+
+std::string avoiding(const Platform& p, std::vector<std::string> off) {
+  const AvoidNamed filter(p, std::move(off));
+  RouteRequest req;
+  req.avoid = &filter;
+  const auto r = p.route(p.find_host("a").value(), p.find_host("b").value(), req);
+  if (!r) return "none";
+  std::string out;
+  for (LinkId l : *r) out += (out.empty() ? "" : " ") + p.link(l).name;
+  return out;
+}
+
+TEST(PlatformXmlRouting, RoutesAvoidLinksThatAreOff) {
+  for (const char* routing : {"Floyd", "Dijkstra"}) {
+    Platform p = parse_platform_xml(with_routing(kLeafGraph, routing), "avoid.xml");
+    EXPECT_EQ(avoiding(p, {"l_ar1"}), "l_ar2 l_r2b") << routing;
+    EXPECT_EQ(avoiding(p, {"l_r2b", "l_ar1"}), "x1 x2 x3_UP") << routing;  // the 3-link direct route
+    EXPECT_EQ(avoiding(p, {"l_r2b", "l_ar1", "x2"}), "none") << routing;
+    EXPECT_EQ(avoiding(p, {"x1"}), routing == std::string("Floyd") ? "l_ar1 l_r1b" : "l_ar2 l_r2b") << routing;
+  }
+}
+
 TEST(PlatformXmlRouting, DijkstraLeafZone) {
   // Dijkstra takes a-r2-b: r2 is numbered first (first declared route), so settles first.
   const std::vector<std::string> simgrid = {

@@ -10,13 +10,7 @@ namespace simfab::flow {
 
 namespace {
 
-SimTime seconds(double s) {
-  if (!(s < 9.2e6)) return SimTime::never();  // beyond ~106 days: the executor reports it
-  return SimTime::from_seconds(s);
-}
-
 // Event index: transfer id (32 bits) | phase (3 bits); kProfile: the constraint id.
-constexpr uint32_t kNone = UINT32_MAX;
 constexpr ConstraintId kNoConstraint = static_cast<ConstraintId>(UINT32_MAX);
 constexpr uint8_t kSolvePriority = 255;  // after every other event of the same instant
 
@@ -25,8 +19,14 @@ constexpr uint8_t kSolvePriority = 255;  // after every other event of the same 
 FlowNetwork::FlowNetwork(Engine& engine, const Platform& platform, FlowParams params, EventKinds kinds)
     : Network(kinds), engine_(engine), platform_(platform), link_constraint_(platform.links().size(), kNoConstraint),
       p_(std::move(params)), loopback_(kNoConstraint),
-      bandwidth_profiles_(platform.has_profiles(Platform::ProfileKind::kBandwidth)) {
+      bandwidth_profiles_(platform.has_profiles(Platform::ProfileKind::kBandwidth)),
+      state_profiles_(platform.has_profiles(Platform::ProfileKind::kLinkState)) {
   engine_.set_handler(kinds_.own, this);
+}
+
+SimTime FlowNetwork::seconds(double s) {
+  if (!(s < 9.2e6)) return SimTime::never();  // beyond ~106 days: the executor reports it
+  return SimTime::from_seconds(s);
 }
 
 SimTime FlowNetwork::send_overhead(HostId, HostId, Bytes size) const {
@@ -49,55 +49,6 @@ ConstraintId FlowNetwork::constraint_of(LinkId l) {
   fresh.link = l;
   link_state_.push_back(fresh);
   return c;
-}
-
-void FlowNetwork::refresh_capacity(SimTime now, ConstraintId c) {
-  LinkState& s = link_state_[static_cast<size_t>(c)];
-  if (s.link < 0) return;
-  const Link& link = platform_.link(s.link);
-  if (link.bandwidth_profile < 0) return;
-  const double bw = platform_.bandwidth_at(s.link, now);
-  if (bw != system_.capacity(c)) {
-    system_.set_capacity(c, bw);
-    request_solve(now);
-  }
-  if (s.profile_event == SimTime::never()) {
-    s.profile_event = platform_.availability(link.bandwidth_profile).next_change(now);
-    if (s.profile_event != SimTime::never()) schedule(s.profile_event, Phase::kProfile, static_cast<uint32_t>(c));
-  }
-}
-
-void FlowNetwork::profile_change(SimTime now, ConstraintId c) {
-  LinkState& s = link_state_[static_cast<size_t>(c)];
-  s.profile_event = SimTime::never();
-  if (s.active > 0) refresh_capacity(now, c);  // idle: refreshed when a flow next starts on it
-}
-
-void FlowNetwork::check_link_state(LinkId l, ConstraintId c, SimTime departs, HostId src, HostId dst) {
-  const Link& link = platform_.link(l);
-  if (link.state_profile < 0) return;
-  const Availability& a = platform_.availability(link.state_profile);
-  if (const std::optional<double> v = a.value_at(departs); v && *v <= 0)
-    throw PlatformFailure("a message from host '" + platform_.host(src).name + "' to host '" + platform_.host(dst).name +
-                              "' departs at " + std::to_string(departs.seconds()) + " s over link '" + link.name +
-                              "', which is off (state profile " + a.name + "); MPI aborts the job",
-                          departs.ps());
-  LinkState& s = link_state_[static_cast<size_t>(c)];
-  if (s.off_event != SimTime::never()) return;
-  s.off_event = a.first_off(engine_.now());
-  if (s.off_event != SimTime::never()) schedule(s.off_event, Phase::kLinkOff, static_cast<uint32_t>(c));
-}
-
-void FlowNetwork::link_off(SimTime now, ConstraintId c) {
-  LinkState& s = link_state_[static_cast<size_t>(c)];
-  s.off_event = SimTime::never();
-  if (s.routed == 0) return;  // idle: armed again by the next transfer routed over it
-  const Link& link = platform_.link(s.link);
-  throw PlatformFailure("link '" + link.name + "' turned off at " + std::to_string(now.seconds()) + " s under " +
-                            std::to_string(s.routed) + " message" + (s.routed == 1 ? "" : "s") +
-                            " in flight (state profile " + platform_.availability(link.state_profile).name +
-                            "); MPI aborts the job",
-                        now.ps());
 }
 
 void FlowNetwork::schedule(SimTime t, Phase phase, uint32_t id, uint8_t priority) {
@@ -126,6 +77,7 @@ uint32_t FlowNetwork::enqueue(uint64_t stream, uint64_t token, bool ordered) {
   t.weight = t.factor = 1;
   t.route.clear();  // keeps its capacity: slots are recycled, so steady state allocates nothing
   t.usage.clear();
+  t.stage = Stage::kLatency;
   if (!ordered) return id;
   auto [it, fresh] = pairs_.try_emplace(t.stream, PairQueue{id, id});
   if (!fresh) {
@@ -152,20 +104,37 @@ double FlowNetwork::load(LinkId l) const {
 
 void FlowNetwork::transfer(const NetMessage& m) {
   find_route(m.src, m.dst);
+  if (state_profiles_) route_around_off_links(m.src, m.dst, m.departs);
   const Bytes payload = m.size + p_.envelope;
-  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity(), penalty = 0;
   const uint32_t id = enqueue(m.stream, m.token, p_.order_matched_data || protocol(m.size) == Protocol::kEager);
   Transfer& t = transfers_[id];
+  t.src = m.src;
+  t.dst = m.dst;
+  t.payload = static_cast<double>(payload);
+  t.remaining = t.payload;
+  const double latency_s = take_route(t, m.departs);
+  const SimTime start = saturating_add(m.departs, seconds(latency_s * p_.lat_factor.value(payload)));
+  if (start == SimTime::never())
+    throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message's latency is too long");
+  schedule(start, Phase::kStart, id);
+}
+
+// Transfer t takes the route in route_scratch_ (links' values at `at`): its constraints, the
+// routed counts, cross traffic, and its rate bound and weight. Returns the route's latency (s).
+double FlowNetwork::take_route(Transfer& t, SimTime at) {
+  double latency_s = 0, min_bw = std::numeric_limits<double>::infinity(), penalty = 0;
+  t.route.clear();
+  t.usage.clear();
   for (LinkId l : route_scratch_) {
-    const double bw = platform_.bandwidth_at(l, m.departs);
-    latency_s += platform_.latency_at(l, m.departs).seconds();
+    const double bw = platform_.bandwidth_at(l, at);
+    latency_s += platform_.latency_at(l, at).seconds();
     min_bw = std::min(min_bw, bw);
     penalty += p_.weight_s / bw;
     const ConstraintId c = constraint_of(l);
-    check_link_state(l, c, m.departs, m.src, m.dst);
+    if (state_profiles_) arm_off_event(l, c, at);
     use(t, c, 1.0);
   }
-  if (route_scratch_.empty() && m.src == m.dst && p_.loopback_bw > 0) {  // smpi's default loopback
+  if (route_scratch_.empty() && t.src == t.dst && p_.loopback_bw > 0) {  // smpi's default loopback
     latency_s = p_.loopback_latency.seconds();
     min_bw = p_.loopback_bw;
     penalty = p_.weight_s / p_.loopback_bw;
@@ -173,9 +142,11 @@ void FlowNetwork::transfer(const NetMessage& m) {
   }
   t.forward = static_cast<uint32_t>(t.route.size());
   for (uint32_t k = 0; k < t.forward; ++k) ++link_state_[static_cast<size_t>(t.route[k])].routed;
-  if (p_.cross_traffic > 0 && !t.route.empty()) add_reverse_route(t, m.src, m.dst);
-  t.remaining = static_cast<double>(payload);
-  const double bw_factor = p_.bw_factor.value(payload);
+  if (p_.cross_traffic > 0 && !t.route.empty()) add_reverse_route(t, at);
+  const double bw_factor = p_.bw_factor.value(static_cast<Bytes>(t.payload));
+  t.factor = 1;
+  t.bound = 0;
+  t.weight = 1;
   if (p_.factor_scales_rate) {
     t.factor = bw_factor;
     t.bound = t.route.empty() ? 0 : min_bw;
@@ -187,10 +158,7 @@ void FlowNetwork::transfer(const NetMessage& m) {
     t.bound = t.bound > 0 ? std::min(t.bound, window) : window;
   }
   if (p_.penalty_weights && latency_s > 0) t.weight = 1 / (latency_s + penalty);
-  const SimTime start = saturating_add(m.departs, seconds(latency_s * p_.lat_factor.value(payload)));
-  if (start == SimTime::never())
-    throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message's latency is too long");
-  schedule(start, Phase::kStart, id);
+  return latency_s;
 }
 
 // Transfer t uses constraint c at `amount` times its rate. A constraint already on t's route adds
@@ -211,12 +179,15 @@ void FlowNetwork::use(Transfer& t, ConstraintId c, double amount) {
   t.usage[static_cast<size_t>(it - t.route.begin())] += amount;
 }
 
-// Cross traffic: the links of the route from dst back to src carry p_.cross_traffic of the rate.
-void FlowNetwork::add_reverse_route(Transfer& t, HostId src, HostId dst) {
-  if (!platform_.route_into(dst, src, route_scratch_, RouteRequest{routed_++, this}))
-    throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route back from host '" + platform_.host(dst).name +
-                                                              "' to host '" + platform_.host(src).name +
+// Cross traffic: the links of the route from dst back to src carry p_.cross_traffic of the rate
+// (around links that are off when the platform routes around them; else over them: cross traffic
+// is a share of the rate, not a message that could fail).
+void FlowNetwork::add_reverse_route(Transfer& t, SimTime at) {
+  if (!platform_.route_into(t.dst, t.src, route_scratch_, RouteRequest{routed_++, this}))
+    throw InputError(SourceLoc{platform_.source(), 0, 0}, "no route back from host '" + platform_.host(t.dst).name +
+                                                              "' to host '" + platform_.host(t.src).name +
                                                               "' (cross traffic needs one)");
+  if (state_profiles_) try_route_around(t.dst, t.src, at);
   for (LinkId l : route_scratch_) use(t, constraint_of(l), p_.cross_traffic);
 }
 
@@ -245,6 +216,7 @@ void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
     return;
   }
   t.since = t.started = now;
+  t.stage = Stage::kSharing;
   if (bandwidth_profiles_)
     for (ConstraintId c : t.route) refresh_capacity(now, c);
   t.flow = system_.add_flow(t.weight, t.bound, t.route, t.usage);
@@ -258,7 +230,8 @@ void FlowNetwork::start_sharing(SimTime now, uint32_t id) {
     ++s.flows;
     s.bytes += t.remaining;
   }
-  ++flows_;
+  if (!t.rerouted) ++flows_;  // a rerouted message is the same flow on its new route
+  t.rerouted = false;
   peak_flows_ = std::max(peak_flows_, static_cast<uint32_t>(system_.num_flows()));
   request_solve(now);
 }
@@ -300,10 +273,12 @@ void FlowNetwork::complete(SimTime now, uint32_t id) {
 void FlowNetwork::arrive(SimTime now, uint32_t id) {
   if (!transfers_[id].ordered) {
     engine_.schedule(now, kinds_.delivery, transfers_[id].token);
+    transfers_[id].stage = Stage::kFree;
     transfers_.release(id);
     return;
   }
   transfers_[id].arrived = true;
+  transfers_[id].stage = Stage::kArrived;
   auto it = pairs_.find(transfers_[id].stream);
   SIMFAB_CHECK(it != pairs_.end(), "a transfer is missing from its pair queue");
   PairQueue& q = it->second;
@@ -311,6 +286,7 @@ void FlowNetwork::arrive(SimTime now, uint32_t id) {
     const uint32_t head = q.head;
     engine_.schedule(now, kinds_.delivery, transfers_[head].token);
     q.head = transfers_[head].next_in_pair;
+    transfers_[head].stage = Stage::kFree;
     transfers_.release(head);
   }
   if (q.head == kNone) pairs_.erase(it);
@@ -354,6 +330,7 @@ NetworkStats FlowNetwork::statistics() const {
   NetworkStats st;
   st.present = true;
   st.flows = flows_;
+  st.reroutes = reroutes_;
   st.peak_flows = peak_flows_;
   st.solves = solves_;
   st.recomputed = recomputed_;

@@ -54,11 +54,18 @@
 // profile does not keep the run alive. Checked against SimGrid 3.32 (tests/unit and
 // validation/simgrid: 10 MB over a 10 MBps link that drops to 5 MBps at 0.5 s and rises to
 // 20 MBps at 1.5 s ends at 1.610777 s in both).
-// Link failures (state profiles, value <= 0 = off): a message that departs over a link that is
-// off, or that is on its way over a link (latency or sharing phase) when the link turns off,
-// fails: a PlatformFailure (sim/host_failures.hpp) ends the run, as MPI aborts a job whose
-// communication fails. One event per link with a state profile while transfers are routed over
-// it, at its next off time. No rerouting: a graph topology's alternative paths are not tried.
+// Link failures (state profiles, value <= 0 = off; flow_availability.cpp). A message whose route
+// crosses a link that is off when it departs takes a route that avoids every link off then, if
+// the platform has one (SimGrid Floyd and Dijkstra zones: the shortest path over the declared
+// routes that avoid them, RouteRequest::avoid); a message on its way over a link when it turns
+// off is rerouted the same way: in its latency phase it keeps its start time, in its sharing
+// phase the bytes not yet through leave the old links and, after the new route's latency, share
+// the new route's (no bytes are lost or sent twice: a transport's retransmission is not modelled).
+// With no such route (any other topology, or no way around), the message fails: a
+// PlatformFailure (sim/host_failures.hpp) ends the run, as MPI aborts a job whose communication
+// fails (SimGrid 3.32 fails it in every case). One event per link with a state profile while
+// transfers are routed over it, at its next off time; the event scans the transfers in flight
+// (O(transfers), once per failure). Statistics count the rerouted messages.
 //
 // Statistics (statistics()): per used link, the bytes that crossed it, its busy time (at least
 // one flow in the sharing phase), its peak number of concurrent flows; per model, flows, peak
@@ -90,7 +97,7 @@ namespace simfab::flow {
 // sharing it): the analogue of a router's queue occupancy, which, unlike the active flow count,
 // also sees messages sent at the same instant. Each transfer's route request carries the
 // transfer's sequence number as salt, so a randomised routing (Valiant) draws per message.
-class FlowNetwork final : public Network, private EventHandler, private LinkLoad {
+class FlowNetwork final : public Network, private EventHandler, private LinkLoad, private LinkFilter {
  public:
   FlowNetwork(Engine& engine, const Platform& platform, FlowParams params, EventKinds kinds = {});
   // network/model=flow from the flow/* keys; throws InputError naming a malformed key.
@@ -114,8 +121,12 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   size_t active_flows() const { return system_.num_flows(); }
 
  private:
+  // Where a transfer slot is in its life (link_off finds the transfers on a link by this).
+  enum class Stage : uint8_t { kFree, kLatency, kSharing, kArrived };
+  static constexpr uint32_t kNone = UINT32_MAX;
   struct Transfer {
     uint64_t token = 0;
+    double payload = 0;    // bytes: the message and its envelope
     double remaining = 0;  // bytes still to move
     double rate = 0;       // bytes/s: the max-min share times `factor`
     double bound = 0;      // on the max-min share; 0 = none
@@ -128,7 +139,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
     uint32_t next_in_pair = 0;
     bool arrived = false;  // done, waiting for an earlier transfer of its pair
     bool ordered = true;   // in its stream's delivery order
-    uint32_t forward = 0;  // route[0, forward) is the route; the rest the reverse route's links
+    bool rerouted = false;  // back in its latency phase on a new route (link_off)
+    Stage stage = Stage::kFree;
+    HostId src = 0, dst = 0;    uint32_t forward = 0;  // route[0, forward) is the route; the rest the reverse route's links
     std::vector<ConstraintId> route;
     std::vector<double> usage;  // per route entry; empty = all 1
   };
@@ -153,7 +166,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   void handle(SimTime now, uint64_t index) override;
   uint32_t enqueue(uint64_t stream, uint64_t token, bool ordered);
   void use(Transfer& t, ConstraintId c, double amount);
-  void add_reverse_route(Transfer& t, HostId src, HostId dst);
+  void add_reverse_route(Transfer& t, SimTime at);
+  double take_route(Transfer& t, SimTime at);
+  static SimTime seconds(double s);  // never() beyond ~106 days
   ConstraintId loopback_constraint();
   void start_sharing(SimTime now, uint32_t id);
   void complete(SimTime now, uint32_t id);
@@ -168,10 +183,19 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   // Bandwidth profiles: constraint c's capacity from now on, and its next change while busy.
   void refresh_capacity(SimTime now, ConstraintId c);
   void profile_change(SimTime now, ConstraintId c);
-  // State profiles: fails a message departing at `departs` over link l when l is off then, and
-  // arms l's next off event; link_off fails the run when transfers are still routed over it.
-  void check_link_state(LinkId l, ConstraintId c, SimTime departs, HostId src, HostId dst);
+  // State profiles (flow_availability.cpp). off_at: link l is off at t. arm_off_event: l's next
+  // off time at or after `at` gets an event (one per link: the earliest). try_route_around: makes
+  // route_scratch_ (src -> dst) avoid the links off at `at`, if the platform has such a route
+  // (*moved: it had to);
+  // route_around_off_links does it for a departing message or fails the run. link_off reroutes
+  // the transfers routed over c, or fails the run.
+  bool off_at(LinkId l, SimTime t) const;
+  void arm_off_event(LinkId l, ConstraintId c, SimTime at);
+  bool try_route_around(HostId src, HostId dst, SimTime at, bool* moved = nullptr);
+  void route_around_off_links(HostId src, HostId dst, SimTime departs);
   void link_off(SimTime now, ConstraintId c);
+  void reroute(SimTime now, uint32_t id, ConstraintId c);
+  bool avoid(LinkId l) const override { return off_at(l, avoid_at_); }
   void find_route(HostId src, HostId dst);
   double load(LinkId l) const override;
 
@@ -191,6 +215,9 @@ class FlowNetwork final : public Network, private EventHandler, private LinkLoad
   ConstraintId loopback_;  // the model's loopback (smpi), made on first use
   bool solve_pending_ = false;
   const bool bandwidth_profiles_;  // some link has one: flow starts refresh their capacities
+  const bool state_profiles_;      // some link has one: routes avoid links that are off
+  SimTime avoid_at_;               // the time avoid() asks about
+  uint64_t reroutes_ = 0;
   uint64_t flows_ = 0, solves_ = 0, recomputed_ = 0;
   double flow_seconds_ = 0;
   uint32_t peak_flows_ = 0;

@@ -22,6 +22,7 @@
 #include "mpi/coll/registry.hpp"
 #include "mpi/coll/select_smpi.hpp"
 #include "mpi/coll/smpi_names.hpp"
+#include "mpi/coll/smpi_refusals.hpp"
 #include "sim/simulation.hpp"
 #include "coll_smpi_test_support.hpp"
 #include "test_support.hpp"
@@ -404,6 +405,50 @@ TEST(CollSmpi, SmpSetUpOnTheFirstMpichBcast) {
     EXPECT_TRUE(ready);
     EXPECT_EQ(messages(choice, CollOp::kBcast, call), messages(choice, CollOp::kBcast, CollCall{rank, 5, 2, 100}));
   }
+}
+
+// barrier__mpich_smp (no selector picks it): init_smp on the communicator's first SMP call, then
+// barrier__mpich (ompi_bruck) among the leaders. Recorded as above with
+// --cfg=smpi/barrier:mpich_smp --cfg=smpi/send-is-detached-thresh:0, "barrier" on 6 ranks; the
+// second call has no set-up.
+TEST(CollSmpi, MpichSmpBarrierRunsTheSetUpThenDissemination) {
+  const std::vector<std::string> recorded = {
+      "S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 R1:4 R2:4 R3:4 R4:4 R5:4 S4:4 S2:4 S1:4 S1:0 R5:0 S2:0 R4:0 S4:0 R2:0",
+      "S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S0:4 R0:4 S2:0 R0:0 S3:0 R5:0 S5:0 R3:0",
+      "S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S0:4 R0:4 S3:4 S3:0 R1:0 S4:0 R0:0 S0:0 R4:0",
+      "S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S0:4 R2:4 S4:0 R2:0 S5:0 R1:0 S1:0 R5:0",
+      "S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S0:4 R0:4 S5:4 S5:0 R3:0 S0:0 R2:0 S2:0 R0:0",
+      "S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S0:0 R4:0 S1:0 R3:0 S3:0 R1:0"};
+  const CollChoice choice = choice_of({"smpi/barrier=mpich_smp"});
+  EXPECT_TRUE(choice.uses_smp_setup());
+  const CollChoice bruck = choice_of({"smpi/barrier=ompi_bruck"});
+  for (RankId rank = 0; rank < 6; ++rank) {
+    bool ready = false;
+    CollCall call{rank, 6, 0, 0};
+    call.smp_ready = &ready;
+    EXPECT_EQ(messages(choice, CollOp::kBarrier, call), recorded[static_cast<size_t>(rank)]) << "rank " << rank;
+    EXPECT_TRUE(ready);
+    EXPECT_EQ(messages(choice, CollOp::kBarrier, call), messages(bruck, CollOp::kBarrier, CollCall{rank, 6, 0, 0}));
+  }
+}
+
+// alltoall__pair on a power of two: sendrecv with r ^ i for i = 1 .. P-1 (i = 0 is SimGrid's local
+// copy). Recorded with --cfg=smpi/alltoall:pair, "alltoall 10 10 6 6" on 4 ranks; on 6 ranks
+// SimGrid throws (smpi_refusals.hpp).
+TEST(CollSmpi, AlltoallPairExchangesWithXorPartners) {
+  const std::vector<std::string> recorded = {"S1:10 R1:10 S2:10 R2:10 S3:10 R3:10", "S0:10 R0:10 S3:10 R3:10 S2:10 R2:10",
+                                             "S3:10 R3:10 S0:10 R0:10 S1:10 R1:10", "S2:10 R2:10 S1:10 R1:10 S0:10 R0:10"};
+  const CollChoice choice = choice_of({"smpi/alltoall=pair"});
+  for (RankId rank = 0; rank < 4; ++rank)
+    EXPECT_EQ(messages(choice, CollOp::kAlltoall, CollCall{rank, 4, 0, 10}), recorded[static_cast<size_t>(rank)]);
+  const CollAlgorithm& pair = *smpi_algorithm(CollOp::kAlltoall, "pair");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, pair, CollCall{0, 6, 0, 10}),
+            "simfab: warning: SimGrid 3.32 refuses alltoall 'pair' on 6 ranks (needs a power of two); simfab runs it "
+            "anyway, with partners r+i and r-i");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, pair, CollCall{0, 8, 0, 10}), "");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, *find_coll_algorithm(CollOp::kAlltoall, "pairwise"),
+                                 CollCall{0, 6, 0, 10}),
+            "");  // simfab's own pairwise is not SimGrid's
 }
 
 // bcast__mvapich2_knomial_intra_node, which SimGrid's ompi selector picks for some sizes

@@ -17,12 +17,14 @@ struct Layout {
   Bytes n = 0;  // elements
   Bytes ts = 1;
 
-  Bytes chunk(int i) const { return i + 1 < pof2 ? n / pof2 : n - (n / pof2) * (pof2 - 1); }
-  // Chunks [a, b) as a message side (empty when b <= a).
+  // Chunks [a, b) as a message side (empty when b <= a): n / pof2 elements each, the last chunk
+  // (pof2 - 1) the remainder too.
   Side side(RankId peer, int a, int b) const {
-    Bytes elements = 0;
-    for (int i = a; i < b; ++i) elements += chunk(i);
-    return Side{peer, elements * ts, Segs{static_cast<uint32_t>(std::max(a, 0)), static_cast<uint32_t>(std::max(b - a, 0))}};
+    if (b <= a) return Side{peer, 0, Segs{static_cast<uint32_t>(std::max(a, 0)), 0}};
+    SIMFAB_CHECK(a >= 0 && b <= pof2, "smpi scatter_gather reduce: chunk range out of bounds");
+    const Bytes each = n / static_cast<Bytes>(pof2);
+    const Bytes elements = each * static_cast<Bytes>(b - a) + (b == pof2 ? n - each * static_cast<Bytes>(pof2) : 0);
+    return Side{peer, elements * ts, Segs{static_cast<uint32_t>(a), static_cast<uint32_t>(b - a)}};
   }
   RankId real(int q) const { return q < rem ? 2 * q : q + rem; }
 };

@@ -25,7 +25,7 @@
 //   0: R1:8000 S2:4000 R2:4000 S4:2000 R4:2000 S1:2000   1: S0:8000 R0:2000 R4:2000 R2:4000
 //   3: S2:8000   others: their reduce-scatter pairs, then one gather send or receive each.
 // The reductions cost nothing here (SimGrid's replay reduces with MPI_OP_NULL).
-// Complexity: O(log P) ops per rank, O(P) work to sum chunk ranges.
+// Complexity: O(log P) ops and time per rank.
 #pragma once
 
 #include "mpi/coll/fragment.hpp"

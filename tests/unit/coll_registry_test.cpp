@@ -63,9 +63,12 @@ TEST(CollRegistry, EveryAlgorithmComputesItsCollectiveAsCalled) {
         if (op == CollOp::kAllreduce && name == "rabenseifner") k = allreduce_rabenseifner_segments(p);
         if (op == CollOp::kAllreduce && (name == "ring" || name == "segmented-ring")) k = allreduce_ring_segments(p, 1);
         if (op == CollOp::kBcast && name == "split-binary") k = 2;
-        if (op == CollOp::kBcast && (name == "scatter-allgather" || name == "smpi-scatter_rdb_allgather"))
+        if (op == CollOp::kBcast && (name == "scatter-allgather" || name == "smpi-scatter_rdb_allgather" ||
+                                     name == "smpi-scatter_LR_allgather"))
           k = static_cast<uint32_t>(p);
-        if (op == CollOp::kReduce && name == "rabenseifner") k = static_cast<uint32_t>(rabenseifner_chunks(p));
+        if (op == CollOp::kBcast && name == "smpi-ompi_split_bintree") k = 4;  // two 1 KiB segments per half
+        if (op == CollOp::kReduce && (name == "rabenseifner" || name == "smpi-scatter_gather"))
+          k = static_cast<uint32_t>(rabenseifner_chunks(p));
         if (op == CollOp::kGather && name == "smpi-ompi_linear_sync") k = 2;  // head and tail of each block
         if (op == CollOp::kReduce && name == "smpi-ompi_pipeline")
           k = smpi_ompi_reduce_segments(SmpiReduceTree::kPipeline, CollCall{0, p, 0, 4096});

@@ -22,6 +22,7 @@
 #include "mpi/coll/registry.hpp"
 #include "mpi/coll/select_smpi.hpp"
 #include "mpi/coll/smpi_names.hpp"
+#include "mpi/coll/smpi_refusals.hpp"
 #include "sim/simulation.hpp"
 #include "coll_smpi_test_support.hpp"
 #include "test_support.hpp"
@@ -382,6 +383,20 @@ TEST(CollSmpi, EveryRankSendsWhatSimGridSent) {
   }
 }
 
+// Each rank's first call of `op` on a communicator (CollCall::smp_ready false) sends `first`,
+// init_smp's messages included, and sets smp_ready; its second sends `again`.
+void expect_set_up_once(const CollChoice& choice, CollOp op, CollCall call, const std::vector<std::string>& first,
+                        const std::vector<std::string>& again) {
+  for (RankId rank = 0; rank < call.size; ++rank) {
+    bool ready = false;
+    call.rank = rank;
+    call.smp_ready = &ready;
+    EXPECT_EQ(messages(choice, op, call), first[static_cast<size_t>(rank)]) << coll_op_name(op) << " rank " << rank;
+    EXPECT_TRUE(ready);
+    EXPECT_EQ(messages(choice, op, call), again[static_cast<size_t>(rank)]) << coll_op_name(op) << " rank " << rank;
+  }
+}
+
 // SimGrid's mpich bcast runs comm->init_smp() on a communicator's first call (smpi_bcast.hpp).
 // Recorded as above (mpich, bcast 100 2 6, P = 5, --cfg=smpi/send-is-detached-thresh:0, which
 // SimGrid's replay of a small mpich bcast needs): two ring allgathers of 4 B, a 4-byte ireduce to
@@ -396,14 +411,48 @@ TEST(CollSmpi, SmpSetUpOnTheFirstMpichBcast) {
       "S4:4 R2:4 S0:4 R1:4 S1:4 R0:4 S2:4 R4:4 S4:4 R2:4 S0:4 R1:4 S1:4 R0:4 S2:4 R4:4 S0:4 R2:4 R2:100",
       "S0:4 R3:4 S1:4 R2:4 S2:4 R1:4 S3:4 R0:4 S0:4 R3:4 S1:4 R2:4 S2:4 R1:4 S3:4 R0:4 S0:4 R0:4 R0:100"};
   const CollChoice choice = choice_of({"mpi/coll-selector=smpi-mpich"});
-  for (RankId rank = 0; rank < 5; ++rank) {
-    bool ready = false;
-    CollCall call{rank, 5, 2, 100};
-    call.smp_ready = &ready;
-    EXPECT_EQ(messages(choice, CollOp::kBcast, call), recorded[static_cast<size_t>(rank)]) << "rank " << rank;
-    EXPECT_TRUE(ready);
-    EXPECT_EQ(messages(choice, CollOp::kBcast, call), messages(choice, CollOp::kBcast, CollCall{rank, 5, 2, 100}));
-  }
+  std::vector<std::string> again;
+  for (RankId rank = 0; rank < 5; ++rank) again.push_back(messages(choice, CollOp::kBcast, CollCall{rank, 5, 2, 100}));
+  expect_set_up_once(choice, CollOp::kBcast, CollCall{0, 5, 2, 100}, recorded, again);
+}
+
+// barrier__mpich_smp (no selector picks it): init_smp on the communicator's first SMP call, then
+// barrier__mpich (ompi_bruck) among the leaders. Recorded as above with
+// --cfg=smpi/barrier:mpich_smp --cfg=smpi/send-is-detached-thresh:0, "barrier" on 6 ranks; the
+// second call has no set-up.
+TEST(CollSmpi, MpichSmpBarrierRunsTheSetUpThenDissemination) {
+  const std::vector<std::string> recorded = {
+      "S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 S1:4 R5:4 S2:4 R4:4 S3:4 R3:4 S4:4 R2:4 S5:4 R1:4 R1:4 R2:4 R3:4 R4:4 R5:4 S4:4 S2:4 S1:4 S1:0 R5:0 S2:0 R4:0 S4:0 R2:0",
+      "S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S2:4 R0:4 S3:4 R5:4 S4:4 R4:4 S5:4 R3:4 S0:4 R2:4 S0:4 R0:4 S2:0 R0:0 S3:0 R5:0 S5:0 R3:0",
+      "S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S3:4 R1:4 S4:4 R0:4 S5:4 R5:4 S0:4 R4:4 S1:4 R3:4 S0:4 R0:4 S3:4 S3:0 R1:0 S4:0 R0:0 S0:0 R4:0",
+      "S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S4:4 R2:4 S5:4 R1:4 S0:4 R0:4 S1:4 R5:4 S2:4 R4:4 S0:4 R2:4 S4:0 R2:0 S5:0 R1:0 S1:0 R5:0",
+      "S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S5:4 R3:4 S0:4 R2:4 S1:4 R1:4 S2:4 R0:4 S3:4 R5:4 S0:4 R0:4 S5:4 S5:0 R3:0 S0:0 R2:0 S2:0 R0:0",
+      "S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S1:4 R3:4 S2:4 R2:4 S3:4 R1:4 S4:4 R0:4 S0:4 R4:4 S0:0 R4:0 S1:0 R3:0 S3:0 R1:0"};
+  const CollChoice choice = choice_of({"smpi/barrier=mpich_smp"});
+  EXPECT_TRUE(choice.uses_smp_setup());
+  const CollChoice bruck = choice_of({"smpi/barrier=ompi_bruck"});
+  std::vector<std::string> again;
+  for (RankId rank = 0; rank < 6; ++rank) again.push_back(messages(bruck, CollOp::kBarrier, CollCall{rank, 6, 0, 0}));
+  expect_set_up_once(choice, CollOp::kBarrier, CollCall{0, 6, 0, 0}, recorded, again);
+}
+
+// alltoall__pair on a power of two: sendrecv with r ^ i for i = 1 .. P-1 (i = 0 is SimGrid's local
+// copy). Recorded with --cfg=smpi/alltoall:pair, "alltoall 10 10 6 6" on 4 ranks; on 6 ranks
+// SimGrid throws (smpi_refusals.hpp).
+TEST(CollSmpi, AlltoallPairExchangesWithXorPartners) {
+  const std::vector<std::string> recorded = {"S1:10 R1:10 S2:10 R2:10 S3:10 R3:10", "S0:10 R0:10 S3:10 R3:10 S2:10 R2:10",
+                                             "S3:10 R3:10 S0:10 R0:10 S1:10 R1:10", "S2:10 R2:10 S1:10 R1:10 S0:10 R0:10"};
+  const CollChoice choice = choice_of({"smpi/alltoall=pair"});
+  for (RankId rank = 0; rank < 4; ++rank)
+    EXPECT_EQ(messages(choice, CollOp::kAlltoall, CollCall{rank, 4, 0, 10}), recorded[static_cast<size_t>(rank)]);
+  const CollAlgorithm& pair = *smpi_algorithm(CollOp::kAlltoall, "pair");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, pair, CollCall{0, 6, 0, 10}),
+            "simfab: warning: SimGrid 3.32 refuses alltoall 'pair' on 6 ranks (needs a power of two); simfab runs it "
+            "anyway, with partners r+i and r-i");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, pair, CollCall{0, 8, 0, 10}), "");
+  EXPECT_EQ(smpi_refusal_warning(CollOp::kAlltoall, *find_coll_algorithm(CollOp::kAlltoall, "pairwise"),
+                                 CollCall{0, 6, 0, 10}),
+            "");  // simfab's own pairwise is not SimGrid's
 }
 
 // bcast__mvapich2_knomial_intra_node, which SimGrid's ompi selector picks for some sizes
@@ -429,14 +478,7 @@ TEST(CollSmpi, MvapichKnomialBcastRunsTheSetUpThenAFourNomialTree) {
                                           "R1:100 S0:100"};
   const CollChoice choice = choice_of({"smpi/bcast=mvapich2_knomial_intra_node"});
   EXPECT_TRUE(choice.uses_smp_setup());
-  for (RankId rank = 0; rank < 6; ++rank) {
-    bool ready = false;
-    CollCall call{rank, 6, 1, 100};
-    call.smp_ready = &ready;
-    EXPECT_EQ(messages(choice, CollOp::kBcast, call), recorded[static_cast<size_t>(rank)]) << "rank " << rank;
-    EXPECT_TRUE(ready);
-    EXPECT_EQ(messages(choice, CollOp::kBcast, call), again[static_cast<size_t>(rank)]) << "rank " << rank;
-  }
+  expect_set_up_once(choice, CollOp::kBcast, CollCall{0, 6, 1, 100}, recorded, again);
   // The ompi selector picks it for 104 B on 13 ranks (allgatherv GB's inner bcast; the set-up
   // then costs SimGrid ten times the bcast itself, validation/simgrid).
   EXPECT_STREQ(select_smpi(SmpiSelector::kOmpi, CollOp::kBcast, CollCall{0, 13, 0, 104}), "mvapich2_knomial_intra_node");

@@ -23,6 +23,9 @@
 #include "mpi/coll/smpi_alltoallv.hpp"
 #include "mpi/coll/smpi_names.hpp"
 #include "mpi/coll/smpi_reduce_scatter.hpp"
+#include "mpi/coll/smpi_reduce_scatter_gather.hpp"
+#include "mpi/coll/smpi_refusals.hpp"
+#include "mpi/coll/smpi_split_bintree.hpp"
 #include "mpi/coll/split.hpp"
 #include "mpi/coll/step.hpp"
 #include "mpi/coll/tree_shapes.hpp"
@@ -107,6 +110,19 @@ void smpi_relay_then_rest(Fragment& f, const CollCall& c, RelayTree tree) {
   then_after(f, begin, mid);
 }
 
+// SimGrid's barrier__mpich_smp with one rank per host: the communicator's init_smp on its first
+// SMP call (smpi_bcast.hpp), then barrier__mpich (ompi_bruck: dissemination) among the leaders,
+// which are every rank; the intra-host barrier and release move nothing. Recorded (P = 5,
+// --cfg=smpi/send-is-detached-thresh:0, as init_smp's replay needs): init_smp's messages, then
+// S1:0 R4:0 S2:0 R3:0 S4:0 R1:0 on rank 0.
+void smpi_mpich_smp_barrier(Fragment& f, const CollCall& c) {
+  const uint32_t begin = f.size();
+  smpi_smp_setup_once(f, c);
+  const uint32_t barrier = f.size();
+  dissemination_barrier(f, c.rank, c.size, 0);
+  then_after(f, begin, barrier);
+}
+
 // SimGrid's allreduce__default / allreduce__redbcast: colls::reduce to rank 0, then colls::bcast
 // from rank 0, one after the other (blocking calls).
 void smpi_reduce_then_bcast(Fragment& f, CollCall c) {
@@ -185,6 +201,8 @@ const CollAlgorithm kBarrier[] = {
      [](Fragment& f, const CollCall& c) { double_ring_barrier(f, c.rank, c.size); }},
     {"smpi-ompi_basic_linear", "SimGrid's default (barrier__ompi_basic_linear): rank 0 hears from all, then releases all",
      [](Fragment& f, const CollCall& c) { linear_barrier(f, c.rank, c.size); }},
+    {"smpi-mpich_smp", "SimGrid's barrier__mpich_smp (one rank per host): first call's init_smp, then dissemination",
+     [](Fragment& f, const CollCall& c) { smpi_mpich_smp_barrier(f, c); }},
     {"smpi-ompi_tree", "SimGrid's barrier__ompi_tree: binomial fan-in/fan-out, nearest partner first, blocking",
      [](Fragment& f, const CollCall& c) { smpi_ompi_tree_barrier(f, c.rank, c.size); }},
 };
@@ -207,8 +225,18 @@ const CollAlgorithm kBcast[] = {
     {"smpi-scatter_rdb_allgather",
      "SimGrid's bcast__scatter_rdb_allgather: binomial scatter, recursive-doubling allgather, halving completion",
      [](Fragment& f, const CollCall& c) { smpi_scatter_rdb_allgather_bcast(f, c); }},
+    {"smpi-scatter_LR_allgather", "SimGrid's bcast__scatter_LR_allgather: binomial scatter, then a ring allgather",
+     [](Fragment& f, const CollCall& c) { smpi_scatter_lr_allgather_bcast(f, c); }},
     {"smpi-ompi_pipeline", "SimGrid's bcast__ompi_pipeline: chain from the root, 16/64/128 KiB segments, one at a time",
      [](Fragment& f, const CollCall& c) { smpi_ompi_pipeline_bcast(f, c); }},
+    {"smpi-flattree", "SimGrid's bcast__flattree: the root isends to every rank in rank order, then waits",
+     [](Fragment& f, const CollCall& c) { smpi_flattree_bcast(f, c); }},
+    {"smpi-ompi_split_bintree", "SimGrid's bcast__ompi_split_bintree: a half down each subtree of the binary tree in "
+                                "1/8 KiB segments, then pairs swap halves (split-binary below two segments)",
+     [](Fragment& f, const CollCall& c) {
+       if (smpi_split_bintree_splits(c)) smpi_split_bintree_bcast(f, c);
+       else ompi_split_binary_bcast(f, c);
+     }},
     {"smpi-binomial_tree", "SimGrid's default (bcast__binomial_tree): binomial tree, blocking sends, far child first",
      [](Fragment& f, const CollCall& c) {
        TreeNode node;
@@ -244,6 +272,9 @@ const CollAlgorithm kReduce[] = {
      [](Fragment& f, const CollCall& c) { smpi_ompi_linear_reduce(f, c); }},
     {"smpi-binomial", "SimGrid's reduce__binomial: blocking binomial tree, nearest child first",
      [](Fragment& f, const CollCall& c) { smpi_binomial_reduce(f, c); }},
+    {"smpi-scatter_gather", "SimGrid's reduce__scatter_gather (MPICH's): fold, recursive-halving reduce-scatter, "
+                            "binomial gather, as SimGrid indexes them",
+     [](Fragment& f, const CollCall& c) { smpi_scatter_gather_reduce(f, c); }},
     {"smpi-ompi_chain", "SimGrid's reduce__ompi_chain: reduce_generic on P/2 chains, 64 KiB segments",
      [](Fragment& f, const CollCall& c) { smpi_ompi_tree_reduce(f, c, SmpiReduceTree::kChain); }},
     {"smpi-ompi_pipeline", "SimGrid's reduce__ompi_pipeline: reduce_generic on one chain, 1/32/64 KiB segments",
@@ -324,6 +355,8 @@ const CollAlgorithm kAlltoall[] = {
      [](Fragment& f, const CollCall& c) { alltoall_ring(f, c.rank, c.size, c.bytes); }},
     {"smpi-ring", "SimGrid's alltoall__ring: P-1 sendrecv steps with r+i / r-i",
      [](Fragment& f, const CollCall& c) { smpi_allgatherv_ring(f, c.rank, c.size, c.bytes, PerRank{c.bytes}); }},
+    {"smpi-pair", "SimGrid's alltoall__pair: P-1 sendrecv steps with r^i (r+i / r-i unless P is a power of two)",
+     [](Fragment& f, const CollCall& c) { alltoall_pairwise(f, c.rank, c.size, c.bytes, PairwisePartner::kXor); }},
     {"smpi-mvapich2_scatter_dest", "SimGrid's alltoall__mvapich2_scatter_dest: groups of 4 irecv/isend, self included",
      [](Fragment& f, const CollCall& c) {
        smpi_alltoallv_bruck(f, c.rank, c.size, PerRank{c.bytes}, PerRank{c.bytes}, true);
@@ -547,6 +580,7 @@ CollChoice CollChoice::from(const Config& cfg) {
     const std::string& sg = cfg.choice("smpi/coll-selector");
     c.selector = sg == "ompi" ? Selector::kSmpiOmpi : sg == "mpich" ? Selector::kSmpiMpich : Selector::kSmpiDefault;
   }
+  c.warn_smpi_refusals = cfg.keys().contains("network/model") && cfg.choice("network/model") == "smpi";
   for (size_t i = 0; i < static_cast<size_t>(CollOp::kCount); ++i) {
     const auto op = static_cast<CollOp>(i);
     const std::string key = coll_op_key(op);
@@ -578,10 +612,11 @@ SmpiSelector CollChoice::smpi_selector() const {
 
 bool CollChoice::uses_smp_setup() const {
   const CollAlgorithm* bcast = algorithm[static_cast<size_t>(CollOp::kBcast)];
+  const CollAlgorithm* barrier = algorithm[static_cast<size_t>(CollOp::kBarrier)];
   const SmpiSelector bcast_forced = smpi_forced[static_cast<size_t>(CollOp::kBcast)];
   return smpi_selector() == SmpiSelector::kMpich || smpi_selector() == SmpiSelector::kOmpi ||
          std::find(smpi_forced.begin(), smpi_forced.end(), SmpiSelector::kMpich) != smpi_forced.end() ||
-         bcast_forced == SmpiSelector::kOmpi ||
+         bcast_forced == SmpiSelector::kOmpi || (barrier && std::string_view(barrier->name) == "smpi-mpich_smp") ||
          (bcast && (std::string_view(bcast->name) == "smpi-SMP_binomial" ||
                     std::string_view(bcast->name) == "smpi-mvapich2_knomial_intra_node"));
 }
@@ -607,6 +642,7 @@ const CollAlgorithm* CollChoice::build(CollOp op, Fragment& f, CollCall call) co
     call.segment_bytes = d.segment_bytes;
   }
   if (!a || !a->build) return nullptr;  // schedgen: the caller's own pattern
+  if (warn_smpi_refusals) warn_smpi_refusal_once(op, *a, call);
   // SimGrid's reduce__mpich / allreduce__mpich start with the communicator's init_smp (and then
   // run two-level algorithms, not reproduced: select_smpi.hpp); bcast's SMP_binomial runs its own.
   const uint32_t begin = f.size();

@@ -119,11 +119,13 @@ struct CollChoice {
   std::array<const CollAlgorithm*, static_cast<size_t>(CollOp::kCount)> algorithm{};
   // smpi/<collective>=ompi|mpich: that collective follows that smpi selector.
   std::array<SmpiSelector, static_cast<size_t>(CollOp::kCount)> smpi_forced{};
+  // network/model=smpi: build() warns, once each, about calls SimGrid 3.32 refuses (smpi_refusals.hpp).
+  bool warn_smpi_refusals = false;
   // The SimGrid selector behind `selector` (kNone unless it is an smpi-* one).
   SmpiSelector smpi_selector() const;
   // Whether a call may run SimGrid's per-communicator SMP set-up (smpi-mpich or smpi-ompi anywhere,
-  // or bcast forced to SMP_binomial or mvapich2_knomial_intra_node), i.e. whether a caller needs to
-  // keep CollCall::smp_ready.
+  // bcast forced to SMP_binomial or mvapich2_knomial_intra_node, barrier to mpich_smp), i.e.
+  // whether a caller needs to keep CollCall::smp_ready.
   bool uses_smp_setup() const;
 
   static CollChoice from(const Config& cfg);

@@ -150,4 +150,13 @@ void smpi_mvapich2_knomial_bcast(Fragment& f, const CollCall& c) {
   then_after(f, begin, tree);
 }
 
+void smpi_flattree_bcast(Fragment& f, const CollCall& c) {
+  if (c.rank != c.root) {
+    f.recv(c.root, c.bytes, Segs{0, 1});
+    return;
+  }
+  for (RankId r = 0; r < c.size; ++r)
+    if (r != c.root) f.send(r, c.bytes, Segs{0, 1});
+}
+
 }  // namespace simfab::coll

@@ -43,6 +43,9 @@
 //   then per level, highest place m first, isends to vrank + j m (j = 1 .. 3, < P) and a waitall.
 //   Recorded (ompi, P = 13, 104 B inside allgatherv GB): rank 0 isends to 4, 8, 12, waits, then
 //   1, 2, 3; ranks 4 and 8 send to their next three; 2 P (P - 1) + 2 (P - 1) set-up messages.
+// smpi_flattree_bcast: bcast__flattree (bcast-flattree.cpp; no selector picks it): the root isends
+//   the buffer to every other rank in increasing rank order and waits for all; the others receive
+//   it (blocking). Recorded: P = 5, 100 B, root 2: 2: S0 S1 S3 S4, others: R2.
 // Not modelled: several ranks per host (SimGrid's SMP algorithms then move data inside a host
 // first, and init_smp's intra-host bcast sends messages too).
 #pragma once
@@ -61,6 +64,7 @@ inline constexpr int kSmpiMv2KnomialFactor = 4;        // mv2_intra_node_knomial
 Bytes smpi_relay_bcast(Fragment& f, const CollCall& c, RelayTree tree);
 void smpi_smp_binomial_bcast(Fragment& f, const CollCall& c);
 void smpi_mvapich2_knomial_bcast(Fragment& f, const CollCall& c);
+void smpi_flattree_bcast(Fragment& f, const CollCall& c);
 void smpi_init_smp(Fragment& f, RankId rank, int size);
 // smpi_init_smp when c's communicator has not run it yet (*c.smp_ready false; then sets it), as
 // SimGrid's bcast__mpich, reduce__mpich and allreduce__mpich begin; returns whether it did.

@@ -22,6 +22,32 @@ void check(const CollCall& c) {
 
 }  // namespace
 
+After smpi_relay_segments(Fragment& f, RankId parent, std::span<const RankId> children, const SegmentRun& run) {
+  std::vector<uint32_t> recv(run.n);
+  const auto segs = [&](uint32_t s) { return Segs{run.first + s, 1}; };
+  // Blocking sends of segment s to every child in turn, after `step`.
+  const auto forward = [&](uint32_t s, After step, uint32_t posted) {
+    for (RankId child : children) {
+      const uint32_t send = f.send(child, run.bytes(s), segs(s));
+      f.require(send, recv[s]);
+      require_after(f, send, step);
+      if (posted != kNoOp) f.irequire(send, posted);
+      step = After{send};
+    }
+    return step;
+  };
+  After step;  // what the loop's previous iteration waited for
+  for (uint32_t s = 0; s < run.n; ++s) {
+    recv[s] = f.recv(parent, run.bytes(s), segs(s));
+    require_after(f, recv[s], step);
+    if (s == 0) continue;
+    f.irequire(recv[s], recv[s - 1]);  // posted after it (FIFO matching from the parent)
+    step = children.empty() ? After{recv[s - 1]} : forward(s - 1, step, recv[s]);
+  }
+  if (children.empty()) return After{step.a, recv[run.n - 1]};
+  return forward(run.n - 1, step, kNoOp);
+}
+
 Bytes smpi_ompi_pipeline_segsize(int size, Bytes bytes) {
   const double p = size, m = static_cast<double>(bytes);
   if (p < 1.6134e-6 * m + 2.1102) return 128 * K;
@@ -36,37 +62,17 @@ void smpi_ompi_pipeline_bcast(Fragment& f, const CollCall& c) {
   if (c.size <= 1 || count == 0) return;
   const Bytes segcount = computed_segcount(smpi_ompi_pipeline_segsize(c.size, c.bytes), ts, count);
   const auto n_seg = static_cast<uint32_t>((count + segcount - 1) / segcount);
-  const auto seg = [&](uint32_t s) { return s + 1 < n_seg ? segcount * ts : c.bytes - segcount * ts * (n_seg - 1); };
+  const SegmentRun run{n_seg, segcount * ts, c.bytes - segcount * ts * (n_seg - 1), 0};
   const RankId v = vrank_of(c.rank, c.root, c.size);
   const RankId parent = v == 0 ? -1 : rank_of_vrank(v - 1, c.root, c.size);
   const RankId child = v + 1 < c.size ? rank_of_vrank(v + 1, c.root, c.size) : -1;
   if (parent < 0) {  // the root: isend and wait, segment after segment
     After prev;
-    for (uint32_t s = 0; s < n_seg; ++s) prev = send_step(f, prev, Side{child, seg(s), Segs{s, 1}});
+    for (uint32_t s = 0; s < n_seg; ++s) prev = send_step(f, prev, Side{child, run.bytes(s), Segs{s, 1}});
     return;
   }
-  std::vector<uint32_t> recv(n_seg);
-  After step;  // what the loop's previous iteration waited for
-  for (uint32_t s = 0; s < n_seg; ++s) {
-    recv[s] = f.recv(parent, seg(s), Segs{s, 1});
-    require_after(f, recv[s], step);
-    if (s == 0) continue;
-    f.irequire(recv[s], recv[s - 1]);  // posted after it (FIFO matching from the parent)
-    if (child < 0) {  // a leaf waits for the previous segment
-      step = After{recv[s - 1]};
-      continue;
-    }
-    const uint32_t send = f.send(child, seg(s - 1), Segs{s - 1, 1});
-    f.require(send, recv[s - 1]);
-    require_after(f, send, step);
-    f.irequire(send, recv[s]);
-    step = After{send};  // the send waited for, so its receive too
-  }
-  if (child >= 0) {
-    const uint32_t send = f.send(child, seg(n_seg - 1), Segs{n_seg - 1, 1});
-    f.require(send, recv[n_seg - 1]);
-    require_after(f, send, step);
-  }
+  if (child < 0) smpi_relay_segments(f, parent, {}, run);
+  else smpi_relay_segments(f, parent, std::span<const RankId>(&child, 1), run);
 }
 
 void smpi_scatter_rdb_allgather_bcast(Fragment& f, const CollCall& c) {
@@ -106,6 +112,32 @@ void smpi_scatter_rdb_allgather_bcast(Fragment& f, const CollCall& c) {
     }
   }
   then_after(f, begin, doubling);
+}
+
+void smpi_scatter_lr_allgather_bcast(Fragment& f, const CollCall& c) {
+  check(c);
+  if (c.size <= 1) return;
+  const uint32_t begin = f.size();
+  binomial_blocks(f, c.rank, c.size, c.root, c.bytes, BlockFlow::kScatter, BlockNaming::kCeilChunks,
+                  BlockOrder::kFarFirstBlocking);
+  const uint32_t ring = f.size();
+  const int p = c.size;
+  const Bytes chunk = (c.bytes + static_cast<Bytes>(p) - 1) / static_cast<Bytes>(p);
+  // The chunk of the rank whose vrank is (rank - root) mod P.
+  const auto chunk_of = [&](RankId rank) {
+    const RankId v = vrank_of(rank, c.root, p);
+    return Side{0, std::min(c.bytes, chunk * (static_cast<Bytes>(v) + 1)) - std::min(c.bytes, chunk * static_cast<Bytes>(v)),
+                Segs{static_cast<uint32_t>(v), 1}};
+  };
+  const RankId left = (c.rank + p - 1) % p, right = (c.rank + 1) % p;
+  After prev;
+  for (RankId i = 1, src = c.rank; i < p; ++i, src = (src + p - 1) % p) {
+    Side out = chunk_of(src), in = chunk_of((src + p - 1) % p);
+    out.peer = right;
+    in.peer = left;
+    prev = sendrecv_step(f, prev, out, in, Combine::kReplace, ReduceCost{});
+  }
+  then_after(f, begin, ring);
 }
 
 }  // namespace simfab::coll

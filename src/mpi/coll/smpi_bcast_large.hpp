@@ -1,6 +1,6 @@
 // SimGrid 3.32's large-message broadcasts, which its ompi selector picks for 1 MiB and more
-// (select_smpi.hpp: ompi_pipeline below 8 ranks, scatter_rdb_allgather from 16 to 31), as
-// `smpirun -replay` runs them. Virtual ranks v = (rank - root) mod P (tree_shapes.hpp).
+// (select_smpi.hpp: ompi_pipeline below 8 ranks, scatter_rdb_allgather from 16 to 31), and
+// scatter_LR_allgather, which only smpi/bcast forces, as `smpirun -replay` runs them. Virtual ranks v = (rank - root) mod P (tree_shapes.hpp).
 //
 // smpi_ompi_pipeline_bcast: bcast__ompi_pipeline (src/smpi/colls/bcast/bcast-ompi-pipeline.cpp),
 //   a chain v -> v+1 with the buffer cut into N = ceil(count / segcount) segments,
@@ -33,15 +33,41 @@
 //   S2:87382 S1:43691 | S1:43691 R1:43691 S2:87382 R2:87382 S4:174764 R4:174764 S8:349528
 //   R8:349528 S16:699056 R16:349520 | S8:349520.
 //
+// smpi_scatter_lr_allgather_bcast: bcast__scatter_LR_allgather (bcast-scatter-LR-allgather.cpp; no
+//   selector picks it): the same binomial scatter of c = ceil(b / P)-byte chunks, then a ring
+//   allgather: P-1 MPI_Sendrecv steps, each sending the chunk of vrank (s - root) to rank + 1 and
+//   receiving that of (s' - root) from rank - 1, where s starts at the rank and s' = s - 1 (mod P)
+//   trails it; empty chunks are sent as zero-byte messages. Messages per rank: the scatter's,
+//   then 2 (P-1). Recorded: P = 5, 1000 B, root 2: 2: S1:200 S4:400 S3:200 | (S3:200 R1:200)*4.
+//
 // SimGrid's replay reduces nothing, and a receive is written as the message sent (SimGrid posts
 // some larger: the scatter's and the allgather's receives ask for the rest of the buffer).
-// Complexity: O(N) ops for the pipeline, O(log P) for scatter_rdb_allgather.
+// Complexity: O(N) ops for the pipeline, O(log P) for scatter_rdb_allgather, O(P) for
+// scatter_LR_allgather.
 #pragma once
+
+#include <span>
 
 #include "mpi/coll/fragment.hpp"
 #include "mpi/coll/registry.hpp"
+#include "mpi/coll/step.hpp"
 
 namespace simfab::coll {
+
+// The relay both SimGrid pipelines (ompi_pipeline, ompi_split_bintree: smpi_split_bintree.hpp)
+// run on a node below the root: n segments from `parent`, each `segment` bytes but the last
+// (`last` bytes), checker segments first .. first + n - 1. irecv 0; for s = 1 .. n-1: irecv s,
+// wait for s-1, then a blocking send of s-1 to each child in turn; wait for n-1 and send it on.
+// With no child that is the pipeline's leaf (irecv s, wait for s-1). Returns what ends it (the
+// last send, or the last two receives of a leaf). REQUIRES: n >= 1.
+struct SegmentRun {
+  uint32_t n = 1;
+  Bytes segment = 0;
+  Bytes last = 0;
+  uint32_t first = 0;
+  Bytes bytes(uint32_t s) const { return s + 1 < n ? segment : last; }
+};
+After smpi_relay_segments(Fragment& f, RankId parent, std::span<const RankId> children, const SegmentRun& run);
 
 // bcast__ompi_pipeline's segment size (bytes) for `size` ranks and `bytes`.
 Bytes smpi_ompi_pipeline_segsize(int size, Bytes bytes);
@@ -49,5 +75,6 @@ Bytes smpi_ompi_pipeline_segsize(int size, Bytes bytes);
 // REQUIRES (both): 0 <= c.rank, c.root < c.size.
 void smpi_ompi_pipeline_bcast(Fragment& f, const CollCall& c);
 void smpi_scatter_rdb_allgather_bcast(Fragment& f, const CollCall& c);
+void smpi_scatter_lr_allgather_bcast(Fragment& f, const CollCall& c);
 
 }  // namespace simfab::coll

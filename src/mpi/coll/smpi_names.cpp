@@ -10,7 +10,7 @@ constexpr SmpiName kBarrier[] = {
     {"default", "smpi-ompi_basic_linear", true},     {"ompi_basic_linear", "smpi-ompi_basic_linear", true},
     {"ompi_tree", "smpi-ompi_tree", true},           {"ompi_bruck", "dissemination", true},
     {"ompi_recursivedoubling", "recursive-doubling", true}, {"ompi_two_procs", "recursive-doubling", true},
-    {"ompi_doublering", "double-ring", true},        {"mpich_smp", "dissemination", false},
+    {"ompi_doublering", "double-ring", true},        {"mpich_smp", "smpi-mpich_smp", true},
 };
 constexpr SmpiName kBcast[] = {
     {"default", "smpi-binomial_tree", true},
@@ -19,11 +19,11 @@ constexpr SmpiName kBcast[] = {
     {"NTSL", "smpi-NTSL", true},
     {"SMP_binomial", "smpi-SMP_binomial", true},
     {"ompi_pipeline", "smpi-ompi_pipeline", true},
-    {"ompi_split_bintree", "split-binary", false},
+    {"ompi_split_bintree", "smpi-ompi_split_bintree", true},
     {"mvapich2_knomial_intra_node", "smpi-mvapich2_knomial_intra_node", true},
     {"scatter_rdb_allgather", "smpi-scatter_rdb_allgather", true},
-    {"scatter_LR_allgather", "scatter-allgather", false},
-    {"flattree", "linear", false},
+    {"scatter_LR_allgather", "smpi-scatter_LR_allgather", true},
+    {"flattree", "smpi-flattree", true},
 };
 constexpr SmpiName kReduce[] = {
     {"default", "smpi-default", true},
@@ -34,7 +34,7 @@ constexpr SmpiName kReduce[] = {
     {"ompi_in_order_binary", "smpi-ompi_in_order_binary", true},
     {"ompi_binomial", "smpi-ompi_binomial", true},
     {"binomial", "smpi-binomial", true},
-    {"scatter_gather", "rabenseifner", false},
+    {"scatter_gather", "smpi-scatter_gather", true},
 };
 constexpr SmpiName kAllreduce[] = {
     {"default", "smpi-default", true},
@@ -56,7 +56,7 @@ constexpr SmpiName kAllgather[] = {
 constexpr SmpiName kAlltoall[] = {
     {"default", "smpi-default", true},
     {"basic_linear", "basic-linear", true},
-    {"pair", "pairwise", true},
+    {"pair", "smpi-pair", true},
     {"ring", "smpi-ring", true},
     {"bruck", "bruck", true},
     {"mvapich2_scatter_dest", "smpi-mvapich2_scatter_dest", true},

@@ -20,13 +20,13 @@ std::string rate(double per_s) {
   return fixed(per_s, 0) + " ";
 }
 
-std::string duration(double s) {
+}  // namespace
+
+std::string progress_duration(double s) {
   if (s < 90) return fixed(s, 0) + " s";
   if (s < 5400) return fixed(s / 60, 0) + " min";
   return fixed(s / 3600, 1) + " h";
 }
-
-}  // namespace
 
 ProgressMeter::ProgressMeter(const Program& program, std::FILE* out)
     : program_(program), out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {}
@@ -37,7 +37,7 @@ std::string ProgressMeter::status(SimTime now, double events_per_s, int finished
                   std::to_string(finished) + "/" + std::to_string(ranks) + " ranks finished";
   if (fraction >= 0) {
     s += ", " + fixed(100 * fraction, 0) + " % of the application";
-    if (fraction > 0.001 && elapsed_s >= 1) s += ", ~" + duration(elapsed_s * (1 - fraction) / fraction) + " left";
+    if (fraction > 0.001 && elapsed_s >= 1) s += ", ~" + progress_duration(elapsed_s * (1 - fraction) / fraction) + " left";
   }
   return s;
 }

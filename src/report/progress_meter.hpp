@@ -12,11 +12,15 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "core/engine.hpp"
 #include "mpi/program.hpp"
 
 namespace simfab {
+
+// A wall-clock duration for a status line: "42 s", "12 min", "1.5 h".
+std::string progress_duration(double seconds);
 
 class ProgressMeter final : public Engine::Monitor {
  public:

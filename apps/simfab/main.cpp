@@ -352,7 +352,7 @@ int cmd_run(const std::vector<std::string>& args) {
         out_opts.progress != OutputOptions::Progress::kAuto || !out_opts.portals_log.empty())
       throw usage_error("--sweep runs many simulations; --trace-out, --paje, --otf2-out, --stats, --trace-ranks, "
                         "--trace-window, --progress and --portals-log belong to a single run");
-    return run_sweep(sweep, in, cfg, json_path, quiet);
+    return run_sweep(sweep, single_run_arguments(args), cfg, json_path, quiet);
   }
 
   out_opts.json = json_path;

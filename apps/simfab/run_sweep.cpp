@@ -5,11 +5,14 @@
 #include <cstdio>
 #include <fstream>
 #include <iostream>
+#include <numeric>
+#include <optional>
 #include <sstream>
 
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
+#include "sweep/point_runner.hpp"
 
 namespace simfab {
 namespace {
@@ -75,15 +78,47 @@ std::vector<std::vector<std::string>> parse_sweep(const std::string& spec) {
   return out;
 }
 
-int run_sweep(const std::string& spec, const SimulationInput& in, const Config& cfg, const std::string& json_path,
-              bool quiet) {
+std::vector<std::string> single_run_arguments(const std::vector<std::string>& args) {
+  std::vector<std::string> out = {"run"};
+  for (size_t i = 0; i < args.size(); ++i) {
+    const std::string& a = args[i];
+    if (a == "--quiet" || a == "--reproducible") continue;
+    if (a == "--sweep" || a == "--json") {
+      ++i;  // and its value
+      continue;
+    }
+    if (a.rfind("--sweep=", 0) == 0 || a.rfind("--json=", 0) == 0) continue;
+    out.push_back(a);
+  }
+  return out;
+}
+
+namespace {
+
+// A setting's run ended otherwise than with a result: its own messages, then why the sweep stops.
+int report_failed_setting(const std::string& name, const PointOutcome& o) {
+  std::fflush(stdout);
+  std::cerr << o.stderr_text;
+  if (o.exit_code == 3) {
+    std::cerr << "simfab: sweep setting '" << name << "' deadlocks; the sweep stops\n";
+    return 3;
+  }
+  if (o.signal != 0) {
+    std::cerr << "simfab: sweep setting '" << name << "' was killed by signal " << o.signal << "; the sweep stops\n";
+    return 1;
+  }
+  return o.exit_code;
+}
+
+}  // namespace
+
+int run_sweep(const std::string& spec, const std::vector<std::string>& run_args, const Config& cfg,
+              const std::string& json_path, bool quiet) {
   const std::vector<std::vector<std::string>> settings = parse_sweep(spec);
   // Every setting is checked before the first run: a typo fails at once, not after hours.
-  std::vector<Config> configs;
   for (const auto& setting : settings) {
     Config c = cfg;
     for (const std::string& a : setting) c.set_assignment(a, SourceLoc{"--sweep", 0, 0});
-    configs.push_back(std::move(c));
   }
   // The setting column is as wide as its longest name (at least 40), so every row lines up.
   std::vector<std::string> names;
@@ -96,30 +131,53 @@ int run_sweep(const std::string& spec, const SimulationInput& in, const Config& 
   }
   nlohmann::ordered_json rows = nlohmann::ordered_json::array();
   if (!quiet) std::printf("%-*s %16s %16s %14s\n", width, "setting", "makespan (s)", "energy (J)", "mean power (W)");
-  for (size_t i = 0; i < settings.size(); ++i) {
-    const std::string& name = names[i];
-    RunResult r = run_simulation(in, configs[i]);
-    if (!r.exec.blocked.empty()) {
-      std::cerr << "simfab: sweep setting '" << name << "' deadlocks (rank " << r.exec.blocked[0].rank << ": "
-                << r.exec.blocked[0].waits_for << "); the sweep stops\n";
-      return 3;
-    }
-    const double T = r.exec.makespan.seconds();
-    nlohmann::ordered_json row = {{"setting", name}, {"makespan_s", T}, {"makespan_ps", r.exec.makespan.ps()}};
-    if (r.energy.present) {
-      row["energy_j"] = r.energy.total_j;
-      row["mean_power_w"] = T > 0 ? r.energy.total_j / T : 0.0;
-      if (!quiet)
-        std::printf("%-*s %16.9g %16.9g %14.6g\n", width, name.c_str(), T, r.energy.total_j,
-                    T > 0 ? r.energy.total_j / T : 0.0);
-    } else {
-      row["energy_j"] = nullptr;
-      row["mean_power_w"] = nullptr;
-      if (!quiet) std::printf("%-*s %16.9g %16s %14s\n", width, name.c_str(), T, "-", "-");
-    }
-    std::fflush(stdout);
-    rows.push_back(std::move(row));
-  }
+  std::fflush(stdout);
+  // Each setting is its own simfab process (sweep/point_runner.hpp), as for `simfab sweep`; rows
+  // are printed in the settings' order as soon as every earlier one is done.
+  std::vector<std::optional<PointOutcome>> outcomes(settings.size());
+  std::vector<size_t> todo(settings.size());
+  std::iota(todo.begin(), todo.end(), size_t{0});
+  size_t printed = 0;
+  int status = 0;
+  PointRunner runner(available_cores(), 0);
+  runner.run(
+      todo,
+      [&](size_t i, const std::string& json) {
+        std::vector<std::string> a = run_args;
+        for (const std::string& s : settings[i]) a.insert(a.end(), {"--cfg", s});
+        a.insert(a.end(), {"--json", json, "--reproducible", "--quiet"});
+        return a;
+      },
+      [&](size_t i, PointOutcome& o) {
+        outcomes[i] = std::move(o);
+        for (; printed < settings.size() && outcomes[printed]; ++printed) {
+          const PointOutcome& done = *outcomes[printed];
+          if (done.exit_code != 0) {
+            status = report_failed_setting(names[printed], done);
+            return false;
+          }
+          const auto j = nlohmann::json::parse(done.json);
+          const double T = j.at("makespan_s").get<double>();
+          const std::string& name = names[printed];
+          nlohmann::ordered_json row = {{"setting", name}, {"makespan_s", T}, {"makespan_ps", j.at("makespan_ps")}};
+          if (j.contains("energy_j") && !j["energy_j"].is_null()) {
+            const double energy = j["energy_j"].get<double>();
+            row["energy_j"] = energy;
+            row["mean_power_w"] = T > 0 ? energy / T : 0.0;
+            if (!quiet)
+              std::printf("%-*s %16.9g %16.9g %14.6g\n", width, name.c_str(), T, energy, T > 0 ? energy / T : 0.0);
+          } else {
+            row["energy_j"] = nullptr;
+            row["mean_power_w"] = nullptr;
+            if (!quiet) std::printf("%-*s %16.9g %16s %14s\n", width, name.c_str(), T, "-", "-");
+          }
+          std::fflush(stdout);
+          rows.push_back(std::move(row));
+        }
+        return true;
+      },
+      nullptr);
+  if (status != 0) return status;
   if (!json_path.empty())
     write_file_atomically(json_path, "the JSON output file", [&](std::ostream& out) {
       nlohmann::ordered_json j;

@@ -11,6 +11,7 @@
 #include "cli_options.hpp"
 #include "run_outputs.hpp"
 #include "core/atomic_file.hpp"
+#include "report/plural.hpp"
 #include "report/sweep_progress.hpp"
 #include "sweep/point_runner.hpp"
 #include "sweep/sweep_results.hpp"
@@ -124,7 +125,7 @@ int cmd_sweep(const std::vector<std::string>& args) {
   checkpoint.write(true);
   meter.done();
   if (!quiet) {
-    std::cerr << "simfab sweep: " << spec.points.size() << " points in " << out_path << ": "
+    std::cerr << "simfab sweep: " << counted(spec.points.size(), "point") << " in " << out_path << ": "
               << results.recorded() - results.failed() << " ok, " << results.failed() << " failed";
     if (interrupted > 0) std::cerr << ", " << interrupted << " interrupted (run again to complete)";
     std::cerr << "\n";

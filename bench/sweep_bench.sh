@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # sweep_bench.sh: `simfab sweep` throughput and overhead per point (issue 31, the local half).
 #
-# Two workloads of the bundled examples:
+# Three workloads:
+#   empty  N points of a 1-rank GOAL schedule with no operation on ideal hosts: the point is nothing
+#          but simfab's start-up, loading and JSON, so its time per point is the overhead itself;
 #   tiny   N points of examples/ti/pingpong.ti on examples/platforms/two-hosts.yaml (the point's own
 #          work is well under a millisecond, so the sweep's time is its overhead: fork + exec of
 #          simfab, its start-up, loading the inputs, writing and reading the JSON, the checkpoint);
@@ -23,14 +25,14 @@ ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 TMP=$(mktemp -d "${SIMFAB_BENCH_TMP:-/tmp}/simfab-sweep-bench.XXXXXX")
 trap 'rm -rf "$TMP"' EXIT
 
-# The tiny sweep: one axis of N distinct values of a key the run reads (loggops/L, in ps).
+# The empty and tiny sweeps: one axis of N distinct values of a key the run reads (loggops/L, in ps).
+printf 'num_ranks 1\nrank 0 {\n}\n' > "$TMP/empty.goal"
+axis() { printf "axes:\n  loggops/L: ["; seq -s ", " 1000 1000 $((N * 1000)) | tr -d '\n'; echo "]"; }
+{ echo "goal: $TMP/empty.goal"; axis; } > "$TMP/empty.yaml"
 {
   echo "platform: $ROOT/examples/platforms/two-hosts.yaml"
   echo "trace: $ROOT/examples/ti/pingpong.ti"
-  echo "axes:"
-  printf "  loggops/L: ["
-  seq -s ", " 1000 1000 $((N * 1000)) | tr -d '\n'
-  echo "]"
+  axis
 } > "$TMP/tiny.yaml"
 cat > "$TMP/grid.yaml" <<YAML
 platform: $ROOT/examples/platforms/cluster16.yaml
@@ -80,6 +82,7 @@ echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo
 echo "| workload | points | jobs | wall (s) | points/min | wall per point (ms) | point in-process (ms) | overhead per point (ms) | over \`simfab run\` alone (ms) | CPU per point: sweep / alone (ms) |"
 echo "|---|---:|---|---:|---:|---:|---:|---:|---:|---:|"
+row empty "$TMP/empty.yaml" "$N" "$(inprocess_wall --goal "$TMP/empty.goal")" "$(process_alone --goal "$TMP/empty.goal")"
 TINY=(--platform "$ROOT/examples/platforms/two-hosts.yaml" --trace "$ROOT/examples/ti/pingpong.ti")
 row tiny "$TMP/tiny.yaml" "$N" "$(inprocess_wall "${TINY[@]}")" "$(process_alone "${TINY[@]}")"
 GRID=(--platform "$ROOT/examples/platforms/cluster16.yaml" --trace "$ROOT/examples/ti/stencil16.ti")

@@ -1,11 +1,9 @@
 #include "report/sweep_progress.hpp"
 
-#include "report/progress_meter.hpp"
-
 namespace simfab {
 
 SweepProgress::SweepProgress(size_t total, size_t done_before, std::FILE* out)
-    : total_(total), done_(done_before), out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {}
+    : total_(total), done_(done_before), line_(out) {}
 
 std::string SweepProgress::status(size_t done, size_t total, size_t failed, size_t running, size_t done_here,
                                   double elapsed_s) {
@@ -29,22 +27,9 @@ void SweepProgress::point_done(bool ok) {
 }
 
 void SweepProgress::draw(size_t running, bool force) {
-  if (!out_) return;
-  const auto t = std::chrono::steady_clock::now();
-  if (drawn_ && !force && t - last_ < std::chrono::milliseconds(500)) return;
-  last_ = t;
-  const std::string line =
-      status(done_, total_, failed_, running, done_here_, std::chrono::duration<double>(t - start_).count());
-  std::fprintf(out_, "\r\033[K%s", line.c_str());
-  std::fflush(out_);
-  drawn_ = true;
+  if (line_.due(force)) line_.draw(status(done_, total_, failed_, running, done_here_, line_.elapsed_s()));
 }
 
-void SweepProgress::done() {
-  if (!drawn_) return;
-  std::fputs("\r\033[K", out_);
-  std::fflush(out_);
-  drawn_ = false;
-}
+void SweepProgress::done() { line_.erase(); }
 
 }  // namespace simfab

@@ -2,15 +2,16 @@
 //   simfab sweep: 37/120 points (2 failed), 2 running, 14.3 points/min, ~5 min left
 // The estimate is the points still to run at this invocation's rate so far (points finished here
 // over wall time), so it accounts for -j and for points a resumed sweep skips; it appears after the
-// first point finishes. Drawn at most twice a second, erased by done() (and the destructor), as
+// first point finishes. Drawn at most twice a second, erased by done() (and the destructor; report/progress_meter.hpp's StatusLine), as
 // report/progress_meter.hpp's line for one run; the command enables it when stderr is a terminal
 // or with --progress always. Cost: one clock read per call. Thread-safety: none.
 #pragma once
 
-#include <chrono>
 #include <cstddef>
 #include <cstdio>
 #include <string>
+
+#include "report/progress_meter.hpp"
 
 namespace simfab {
 
@@ -18,7 +19,6 @@ class SweepProgress {
  public:
   // `total` points, `done_before` of them already in the output; out == nullptr draws nothing.
   SweepProgress(size_t total, size_t done_before, std::FILE* out);
-  ~SweepProgress() { done(); }
   SweepProgress(const SweepProgress&) = delete;
   SweepProgress& operator=(const SweepProgress&) = delete;
 
@@ -33,9 +33,7 @@ class SweepProgress {
 
  private:
   size_t total_, done_, done_here_ = 0, failed_ = 0;
-  std::FILE* out_;
-  std::chrono::steady_clock::time_point start_, last_;
-  bool drawn_ = false;
+  StatusLine line_;
 };
 
 }  // namespace simfab

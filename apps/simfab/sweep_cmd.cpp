@@ -11,6 +11,7 @@
 #include "cli_options.hpp"
 #include "run_outputs.hpp"
 #include "core/atomic_file.hpp"
+#include "core/interrupt.hpp"
 #include "report/plural.hpp"
 #include "report/sweep_progress.hpp"
 #include "sweep/point_runner.hpp"
@@ -97,6 +98,9 @@ int cmd_sweep(const std::vector<std::string>& args) {
 
   Checkpoint checkpoint(results, out_path);
   checkpoint.write(true);  // an unwritable output fails now, not after the first point
+  static std::string ending;
+  ending = "; " + out_path + " keeps the points finished: run the same command to complete it\n";
+  set_interrupt_ending(ending.c_str());
   const bool draw = progress.progress == OutputOptions::Progress::kAlways ||
                     (progress.progress == OutputOptions::Progress::kAuto && !quiet && ::isatty(STDERR_FILENO));
   SweepProgress meter(spec.points.size(), results.recorded(), draw ? stderr : nullptr);

@@ -137,6 +137,8 @@ while time.time() < deadline and (not os.path.exists(killed) or len(rows(killed)
 proc.send_signal(signal.SIGTERM)
 _, err = proc.communicate(timeout=60)
 eq("killed: exit 143", proc.returncode, 143, err)
+check("killed: the line says the CSV keeps the points finished", "killed.csv keeps the points finished" in err,
+      "... killed.csv keeps the points finished: run the same command to complete it", err)
 done_before = rows(killed)
 check("killed: the CSV holds a part of the 48 points", 5 <= len(done_before) - 1 < 48, "5..47 rows",
       len(done_before) - 1)

@@ -27,12 +27,13 @@
 // PointRunner with jobs = its cores. The CSV stays rank 0's, in grid order, as now.
 #pragma once
 
+#include <sys/types.h>
+
 #include <chrono>
 #include <cstddef>
 #include <functional>
 #include <span>
 #include <string>
-#include <sys/types.h>
 #include <vector>
 
 namespace simfab {

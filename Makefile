@@ -44,6 +44,7 @@ bench: build
 	@bash bench/goal_read_bench.sh $(BUILD)
 	@bash bench/otf2_bench.sh $(BUILD)
 	@bash bench/noise_bench.sh $(BUILD)
+	@bash bench/sweep_bench.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -6,6 +6,7 @@
 //   simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]
 //               [--reproducible] [--quiet] PROGRAM [ARGS...]
 //   simfab convert (DIR|FILE... | --otf2 FILE) [--ti FILE] [--goal FILE] [--speed S] [--pinning A,B] [--salvage] [--quiet]
+//   simfab sweep SPEC.yaml -o RESULTS.csv [-j N] [--progress MODE] [--retry-failed] [--dry-run] [--quiet]
 //   simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE [--quiet]
 //   simfab goal --compile FILE.goal -o FILE.sgb [--quiet]
 //   simfab platform describe FILE [--json] | routes FILE --from A --to B [--salt N] [--json]
@@ -28,6 +29,7 @@
 #include "platform_cmd.hpp"
 #include "report_cmd.hpp"
 #include "run_outputs.hpp"
+#include "run_sweep.hpp"
 #include "sweep_cmd.hpp"
 #include "core/atomic_file.hpp"
 #include "core/config.hpp"
@@ -66,7 +68,9 @@ constexpr const char* kUsage =
     "      --reproducible    write 0 for wall time and memory in the JSON (byte-identical reruns)\n"
     "      --quiet           print nothing on success\n"
     "      --sweep SPEC      run once per setting and print a time/energy table: KEY=A..B,\n"
-    "                        KEY=v1,v2 or a file of key=value lines (pstate = energy/pstate)\n"
+    "                        KEY=v1,v2 or a file of key=value lines (pstate = energy/pstate);\n"
+    "                        the settings run as separate processes on all cores (the short\n"
+    "                        form of simfab sweep)\n"
     "      --trace-out FILE  a timeline in Chrome/Perfetto trace-event JSON (open it in\n"
     "                        ui.perfetto.dev, or turn it into HTML with simfab report)\n"
     "      --paje FILE       a timeline in Paje (ViTE, pajeng)\n"
@@ -106,6 +110,17 @@ constexpr const char* kUsage =
     "      --ti-out FILE     also the run's intrusion-free trace as a TI trace (simfab run replays it)\n"
     "      --mpirun-arg ARG  pass ARG to mpirun (repeatable; $SIMFAB_MPIRUN replaces mpirun)\n"
     "      The other options are run's.\n"
+    "  simfab sweep SPEC.yaml -o|--output RESULTS.csv [-j|--jobs N] [--progress auto|always|never]\n"
+    "               [--retry-failed] [--dry-run] [--quiet]\n"
+    "      Run every point of a parameter sweep (the spec: inputs, --cfg keys, axes whose Cartesian\n"
+    "      product it runs, explicit points, repetitions, timeout), each as its own simfab run, N at\n"
+    "      a time (default: all cores), into one CSV row per point in grid order (the settings, then\n"
+    "      makespan_ps, makespan_s, energy_j, messages, wall_s, status, error). Rerunning the command\n"
+    "      runs only the points missing from RESULTS.csv; a failed point is a row with its error.\n"
+    "      -j, --jobs N      points run at once\n"
+    "      --progress MODE   a status line with the sweep's ETA on stderr (auto: when a terminal)\n"
+    "      --retry-failed    run again the points whose row is not ok\n"
+    "      --dry-run         list the points, done or to run, and run nothing\n"
   "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
     "             [--quiet]\n"
     "      Export a time-independent trace as a GOAL schedule (collectives expanded with the\n"
@@ -339,7 +354,7 @@ int cmd_run(const std::vector<std::string>& args) {
         out_opts.progress != OutputOptions::Progress::kAuto || !out_opts.portals_log.empty())
       throw usage_error("--sweep runs many simulations; --trace-out, --paje, --otf2-out, --stats, --trace-ranks, "
                         "--trace-window, --progress and --portals-log belong to a single run");
-    return run_sweep(sweep, in, cfg, json_path, quiet);
+    return run_sweep(sweep, single_run_arguments(args), cfg, json_path, quiet);
   }
 
   out_opts.json = json_path;
@@ -408,6 +423,7 @@ int main_impl(int argc, char** argv) {
   if (cmd == "run") return cmd_run(args);
   if (cmd == "exec") return cmd_exec(args);
   if (cmd == "hybrid") return cmd_hybrid(args);
+  if (cmd == "sweep") return cmd_sweep(args);
   if (cmd == "goal") return cmd_goal(args);
   if (cmd == "convert") return cmd_convert(args);
   if (cmd == "platform") return cmd_platform(args);
@@ -423,7 +439,7 @@ int main_impl(int argc, char** argv) {
     std::cout << kUsage;
     return 0;
   }
-  throw usage_error("unknown command '" + cmd + "'; expected run, exec, hybrid, goal, convert, calibrate, report, platform, config, coll, version or help");
+  throw usage_error("unknown command '" + cmd + "'; expected run, exec, hybrid, sweep, goal, convert, calibrate, report, platform, config, coll, version or help");
 }
 
 }  // namespace

@@ -1,131 +1,139 @@
 #include "sweep_cmd.hpp"
 
-#include <algorithm>
-#include <charconv>
+#include <unistd.h>
+
+#include <cctype>
+#include <chrono>
 #include <cstdio>
-#include <fstream>
+#include <filesystem>
 #include <iostream>
-#include <sstream>
 
-#include <nlohmann/json.hpp>
-
+#include "cli_options.hpp"
+#include "run_outputs.hpp"
 #include "core/atomic_file.hpp"
+#include "core/interrupt.hpp"
+#include "report/plural.hpp"
+#include "report/sweep_progress.hpp"
+#include "sweep/point_runner.hpp"
+#include "sweep/sweep_results.hpp"
+#include "sweep/sweep_spec.hpp"
 
 namespace simfab {
 namespace {
 
-constexpr int64_t kMaxSettings = 10'000;
-
-std::string full_key(std::string key) { return key == "pstate" ? "energy/pstate" : key; }
-
-bool parse_int(std::string_view s, int64_t* v) {
-  auto [p, ec] = std::from_chars(s.data(), s.data() + s.size(), *v);
-  return ec == std::errc() && p == s.data() + s.size();
+int parse_jobs(const std::string& value) {
+  char* end = nullptr;
+  const long n = std::strtol(value.c_str(), &end, 10);
+  if (value.empty() || *end != '\0' || n < 1 || n > 4096)
+    throw usage_error("-j expects a number of points to run at once between 1 and 4096, got '" + value + "'");
+  return static_cast<int>(n);
 }
+
+// Writes the table atomically, unless the last write was too recent for its cost (see sweep_cmd.hpp).
+class Checkpoint {
+ public:
+  Checkpoint(const SweepResults& results, std::string path) : results_(results), path_(std::move(path)) {}
+  void write(bool always) {
+    const auto now = Clock::now();
+    if (!always && now - last_end_ < 20 * last_cost_) return;
+    write_file_atomically(path_, "the sweep results", [&](std::ostream& out) { results_.write(out); });
+    last_end_ = Clock::now();
+    last_cost_ = last_end_ - now;
+  }
+
+ private:
+  using Clock = std::chrono::steady_clock;
+  const SweepResults& results_;
+  std::string path_;
+  Clock::time_point last_end_{};
+  Clock::duration last_cost_{};
+};
 
 }  // namespace
 
-std::vector<std::vector<std::string>> parse_sweep(const std::string& spec) {
-  std::vector<std::vector<std::string>> out;
-  const size_t eq = spec.find('=');
-  if (eq == std::string::npos) {  // a sweep file
-    std::ifstream f(spec);
-    if (!f) throw InputError(SourceLoc{spec, 0, 0}, "cannot read the sweep file (or give KEY=A..B)");
-    std::string line;
-    int n = 0;
-    while (std::getline(f, line)) {
-      ++n;
-      std::istringstream words(line);
-      std::vector<std::string> setting;
-      std::string w;
-      while (words >> w) {
-        if (w[0] == '#') break;
-        const size_t e = w.find('=');
-        if (e == std::string::npos || e == 0)
-          throw InputError(SourceLoc{spec, n, 0}, "'" + w + "' is not key=value; a sweep file has one setting per "
-                                                  "line, as space-separated key=value assignments");
-        setting.push_back(full_key(w.substr(0, e)) + w.substr(e));
-      }
-      if (!setting.empty()) out.push_back(std::move(setting));
-      if (static_cast<int64_t>(out.size()) > kMaxSettings)
-        throw InputError(SourceLoc{spec, n, 0}, "more than 10000 settings in one sweep");
-    }
-    if (out.empty()) throw InputError(SourceLoc{spec, n, 0}, "the sweep file has no setting");
-    return out;
-  }
-  const std::string key = full_key(spec.substr(0, eq));
-  const std::string values = spec.substr(eq + 1);
-  const SourceLoc at{"--sweep", 0, 0};
-  if (key.empty() || values.empty()) throw InputError(at, "'" + spec + "': expected KEY=A..B or KEY=v1,v2,...");
-  if (const size_t dots = values.find(".."); dots != std::string::npos) {
-    int64_t a = 0, b = 0;
-    if (!parse_int(std::string_view(values).substr(0, dots), &a) ||
-        !parse_int(std::string_view(values).substr(dots + 2), &b) || b < a)
-      throw InputError(at, "'" + spec + "': expected integers A..B with A <= B");
-    if (b - a >= kMaxSettings) throw InputError(at, "'" + spec + "': more than 10000 settings in one sweep");
-    for (int64_t v = a; v <= b; ++v) out.push_back({key + "=" + std::to_string(v)});
-    return out;
-  }
-  std::istringstream list(values);
-  std::string v;
-  while (std::getline(list, v, ',')) {
-    if (v.empty()) throw InputError(at, "'" + spec + "': an empty value in the list");
-    out.push_back({key + "=" + v});
-  }
-  return out;
-}
-
-int run_sweep(const std::string& spec, const SimulationInput& in, const Config& cfg, const std::string& json_path,
-              bool quiet) {
-  const std::vector<std::vector<std::string>> settings = parse_sweep(spec);
-  // Every setting is checked before the first run: a typo fails at once, not after hours.
-  std::vector<Config> configs;
-  for (const auto& setting : settings) {
-    Config c = cfg;
-    for (const std::string& a : setting) c.set_assignment(a, SourceLoc{"--sweep", 0, 0});
-    configs.push_back(std::move(c));
-  }
-  // The setting column is as wide as its longest name (at least 40), so every row lines up.
-  std::vector<std::string> names;
-  int width = 40;
-  for (const auto& setting : settings) {
-    std::string name;
-    for (const std::string& a : setting) name += (name.empty() ? "" : " ") + a;
-    width = std::max(width, static_cast<int>(name.size()));
-    names.push_back(std::move(name));
-  }
-  nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-  if (!quiet) std::printf("%-*s %16s %16s %14s\n", width, "setting", "makespan (s)", "energy (J)", "mean power (W)");
-  for (size_t i = 0; i < settings.size(); ++i) {
-    const std::string& name = names[i];
-    RunResult r = run_simulation(in, configs[i]);
-    if (!r.exec.blocked.empty()) {
-      std::cerr << "simfab: sweep setting '" << name << "' deadlocks (rank " << r.exec.blocked[0].rank << ": "
-                << r.exec.blocked[0].waits_for << "); the sweep stops\n";
-      return 3;
-    }
-    const double T = r.exec.makespan.seconds();
-    nlohmann::ordered_json row = {{"setting", name}, {"makespan_s", T}, {"makespan_ps", r.exec.makespan.ps()}};
-    if (r.energy.present) {
-      row["energy_j"] = r.energy.total_j;
-      row["mean_power_w"] = T > 0 ? r.energy.total_j / T : 0.0;
-      if (!quiet)
-        std::printf("%-*s %16.9g %16.9g %14.6g\n", width, name.c_str(), T, r.energy.total_j,
-                    T > 0 ? r.energy.total_j / T : 0.0);
+int cmd_sweep(const std::vector<std::string>& args) {
+  static constexpr CliOption kOptions[] = {{"-o"},          {"--output"},         {"-j"},
+                                           {"--jobs"},      {"--progress"},       {"--retry-failed", false},
+                                           {"--dry-run", false}, {"--quiet", false}};
+  std::vector<std::string> expanded;  // make's -jN spelling too
+  for (const std::string& a : args) {
+    if (a.size() > 2 && a.rfind("-j", 0) == 0 && std::isdigit(static_cast<unsigned char>(a[2]))) {
+      expanded.insert(expanded.end(), {"-j", a.substr(2)});
     } else {
-      row["energy_j"] = nullptr;
-      row["mean_power_w"] = nullptr;
-      if (!quiet) std::printf("%-*s %16.9g %16s %14s\n", width, name.c_str(), T, "-", "-");
+      expanded.push_back(a);
     }
-    std::fflush(stdout);
-    rows.push_back(std::move(row));
   }
-  if (!json_path.empty())
-    write_file_atomically(json_path, "the JSON output file", [&](std::ostream& out) {
-      nlohmann::ordered_json j;
-      j["sweep"] = std::move(rows);
-      out << j.dump(2) << "\n";
-    });
+  std::vector<std::string> positionals, option_args;
+  split_positionals(expanded, kOptions, positionals, option_args);
+  std::string out_path;
+  int jobs = available_cores();
+  bool retry_failed = false, dry_run = false, quiet = false;
+  OutputOptions progress;
+  parse_options(option_args, kOptions, [&](std::string_view name, const std::string& value) {
+    if (name == "-o" || name == "--output") out_path = value;
+    else if (name == "-j" || name == "--jobs") jobs = parse_jobs(value);
+    else if (name == "--progress") apply_output_option(name, value, progress);
+    else if (name == "--retry-failed") retry_failed = true;
+    else if (name == "--dry-run") dry_run = true;
+    else quiet = true;
+  });
+  if (positionals.size() != 1) throw usage_error("give one sweep spec: simfab sweep SPEC.yaml -o RESULTS.csv");
+  if (out_path.empty()) throw usage_error("give the results file to write: -o RESULTS.csv");
+
+  const SweepSpec spec = load_sweep_spec(positionals[0]);
+  SweepResults results(spec);
+  if (std::filesystem::exists(out_path)) results.resume_from(out_path, retry_failed);
+  std::vector<size_t> todo;
+  for (size_t p = 0; p < spec.points.size(); ++p)
+    if (!results.has(p)) todo.push_back(p);
+
+  if (dry_run) {
+    for (size_t p = 0; p < spec.points.size(); ++p)
+      std::cout << (p + 1) << "\t" << (results.has(p) ? "done" : "to run") << "\t"
+                << point_name(spec, spec.points[p]) << "\n";
+    std::cout << "simfab sweep: " << spec.points.size() << " points, " << results.recorded() << " in " << out_path
+              << ", " << todo.size() << " to run\n";
+    return 0;
+  }
+
+  Checkpoint checkpoint(results, out_path);
+  checkpoint.write(true);  // an unwritable output fails now, not after the first point
+  static std::string ending;
+  ending = "; " + out_path + " keeps the points finished: run the same command to complete it\n";
+  set_interrupt_ending(ending.c_str());
+  const bool draw = progress.progress == OutputOptions::Progress::kAlways ||
+                    (progress.progress == OutputOptions::Progress::kAuto && !quiet && ::isatty(STDERR_FILENO));
+  SweepProgress meter(spec.points.size(), results.recorded(), draw ? stderr : nullptr);
+  PointRunner runner(jobs, spec.timeout_s);
+  size_t running = 0;
+  size_t interrupted = 0;
+  runner.run(
+      todo,
+      [&](size_t p, const std::string& json_path) {
+        ++running;
+        return point_arguments(spec, spec.points[p], json_path);
+      },
+      [&](size_t p, PointOutcome& o) {
+        --running;
+        const std::string status = results.record(p, o);
+        if (status.empty()) {
+          ++interrupted;
+          return true;
+        }
+        checkpoint.write(false);
+        meter.point_done(status == "ok");
+        meter.draw(running, true);
+        return true;
+      },
+      [&] { meter.draw(running); });
+  checkpoint.write(true);
+  meter.done();
+  if (!quiet) {
+    std::cerr << "simfab sweep: " << counted(spec.points.size(), "point") << " in " << out_path << ": "
+              << results.recorded() - results.failed() << " ok, " << results.failed() << " failed";
+    if (interrupted > 0) std::cerr << ", " << interrupted << " interrupted (run again to complete)";
+    std::cerr << "\n";
+  }
   return 0;
 }
 

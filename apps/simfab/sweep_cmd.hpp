@@ -1,27 +1,19 @@
-// `simfab run --sweep SPEC`: the same job at several settings, one line of time and energy per
-// setting: the raw material of capacity planning and DVFS studies (seed 001 §2.15, ch. 9).
-//
-// SPEC is KEY=A..B (every integer from A to B), KEY=v1,v2,... (those values), or the path of a
-// sweep file: one setting per line, each a space-separated list of key=value assignments; blank
-// lines and lines starting with '#' are skipped. `pstate` is short for energy/pstate (every host
-// with several pstates starts at that one). Each setting is applied on top of the run's own --cfg.
-// A bad spec, key or value is an input error (exit 2) before any run; a run that deadlocks stops
-// the sweep (exit 3). With --json FILE the table is also written as JSON:
-//   {"sweep": [{"setting": "energy/pstate=0", "makespan_s": ..., "makespan_ps": ..., "energy_j": ...,
-//               "mean_power_w": ...}, ...]}    (energy_j and mean_power_w: null without power)
+// `simfab sweep SPEC.yaml -o results.csv [-j N] [--progress MODE] [--retry-failed] [--dry-run] [--quiet]`
+// (issue 31, the local half): every point of the spec (sweep/sweep_spec.hpp) runs as its own
+// simfab process (sweep/point_runner.hpp), N at a time (default: the cores this process may use);
+// the results table (sweep/sweep_results.hpp) is rewritten atomically after each point (at most
+// once per 20 times the last write took, so a 100,000-point table does not cost quadratic time;
+// and always at the end), so killing the sweep loses nothing finished and rerunning the command
+// runs only the missing points. A failed point is a row with its status and error; the sweep goes
+// on and exits 0 when every point has a row (2: a bad spec, or an output of another sweep).
+// --dry-run lists the points, each "done" or "to run", and runs nothing.
 #pragma once
 
 #include <string>
-
-#include "core/config.hpp"
-#include "sim/simulation.hpp"
+#include <vector>
 
 namespace simfab {
 
-// The settings SPEC describes, each a list of "key=value" assignments. Throws InputError.
-std::vector<std::vector<std::string>> parse_sweep(const std::string& spec);
-
-int run_sweep(const std::string& spec, const SimulationInput& in, const Config& cfg, const std::string& json_path,
-              bool quiet);
+int cmd_sweep(const std::vector<std::string>& args);
 
 }  // namespace simfab

@@ -17,6 +17,7 @@ namespace simfab {
 namespace {
 
 std::atomic<const Engine*> g_engine{nullptr};
+std::atomic<const char*> g_ending{nullptr};
 
 extern "C" void on_interrupt(int sig) {
   remove_pending_outputs();
@@ -24,7 +25,8 @@ extern "C" void on_interrupt(int sig) {
   line.str(sig == SIGINT ? "simfab: interrupted by SIGINT" : "simfab: interrupted by SIGTERM");
   if (const Engine* e = g_engine.load(std::memory_order_relaxed))
     line.str(" at simulated time ").dec(static_cast<uint64_t>(e->now().ps())).str(" ps after ").dec(e->events_processed()).str(" events");
-  line.str("; nothing written\n").write_stderr();
+  const char* ending = g_ending.load(std::memory_order_relaxed);
+  line.str(ending ? ending : "; nothing written\n").write_stderr();
   ::_exit(128 + sig);
 }
 
@@ -40,5 +42,7 @@ void install_interrupt_handlers() {
 }
 
 void set_interrupt_engine(const Engine* engine) { g_engine.store(engine, std::memory_order_relaxed); }
+
+void set_interrupt_ending(const char* ending) { g_ending.store(ending, std::memory_order_relaxed); }
 
 }  // namespace simfab

@@ -16,5 +16,9 @@ class Engine;
 void install_interrupt_handlers();
 // The engine whose clock an interrupt reports (nullptr: none is running).
 void set_interrupt_engine(const Engine* engine);
+// What the line ends with instead of "; nothing written\n" (nullptr: that), for commands whose
+// finished work survives: `simfab sweep` says its CSV keeps the points done. REQUIRES: `ending`
+// lives until the process exits or it is reset.
+void set_interrupt_ending(const char* ending);
 
 }  // namespace simfab

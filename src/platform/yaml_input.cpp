@@ -167,10 +167,20 @@ std::string describe_node(const YAML::Node& node) {
 YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
                  std::initializer_list<std::string_view> valid)
     : in_(in), node_(node), what_(std::move(what)) {
-  if (!node.IsMap())
-    throw in.error(node, what_ + " must be a mapping of keys to values, got " + describe_node(node));
-  std::span<const std::string_view> keys(valid.begin(), valid.size());
-  for (const auto& kv : node) {
+  const std::span<const std::string_view> keys(valid.begin(), valid.size());
+  read_fields(&keys);
+}
+
+YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what)
+    : in_(in), node_(node), what_(std::move(what)) {
+  read_fields(nullptr);
+}
+
+void YamlMap::read_fields(const std::span<const std::string_view>* valid) {
+  const YamlInput& in = in_;
+  if (!node_.IsMap())
+    throw in.error(node_, what_ + " must be a mapping of keys to values, got " + describe_node(node_));
+  for (const auto& kv : node_) {
     YAML::Node k = kv.first;
     YAML::Node v = kv.second;
     if (k.IsScalar() && k.Scalar() == "name" && v.IsScalar() && !v.Scalar().empty()) {
@@ -178,15 +188,15 @@ YamlMap::YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
       break;
     }
   }
-  for (const auto& kv : node) {
+  for (const auto& kv : node_) {
     YAML::Node k = kv.first;
     if (!k.IsScalar()) throw in.error(k, "expected a key name in " + what_ + ", got " + describe_node(k));
     const std::string& key = k.Scalar();
-    if (std::find(keys.begin(), keys.end(), key) == keys.end()) {
+    if (valid && std::find(valid->begin(), valid->end(), key) == valid->end()) {
       std::string msg = "unknown key '" + key + "' in " + what_ + ";";
-      std::string near = nearest_name(key, keys);
+      std::string near = nearest_name(key, *valid);
       if (!near.empty()) msg += " did you mean '" + near + "'?";
-      throw in.error(k, msg + " valid keys: " + join(keys));
+      throw in.error(k, msg + " valid keys: " + join(*valid));
     }
     for (const YamlField& f : fields_)
       if (f.key == key)

@@ -82,6 +82,9 @@ class YamlMap {
   // a mapping, or a key is not a scalar, repeats or is not in `valid`.
   YamlMap(const YamlInput& in, const YAML::Node& node, std::string what,
           std::initializer_list<std::string_view> valid);
+  // A mapping whose keys are open (e.g. --cfg keys, which the caller checks against the Config
+  // registry): keys are still checked to be scalars given once.
+  YamlMap(const YamlInput& in, const YAML::Node& node, std::string what);
 
   // Renames the mapping in later messages, e.g. to "route a -> b" once its hosts are known.
   void rename(std::string what) { what_ = std::move(what); }
@@ -113,6 +116,9 @@ class YamlMap {
   std::vector<YAML::Node> list(const YamlField& f, std::string_view of_what) const;
 
  private:
+  // Builds fields_; with `valid` null, any key is accepted.
+  void read_fields(const std::span<const std::string_view>* valid);
+
   const YamlInput& in_;
   YAML::Node node_;
   std::string what_;

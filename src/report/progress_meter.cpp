@@ -20,16 +20,40 @@ std::string rate(double per_s) {
   return fixed(per_s, 0) + " ";
 }
 
-std::string duration(double s) {
+}  // namespace
+
+std::string progress_duration(double s) {
   if (s < 90) return fixed(s, 0) + " s";
   if (s < 5400) return fixed(s / 60, 0) + " min";
   return fixed(s / 3600, 1) + " h";
 }
 
-}  // namespace
+bool StatusLine::due(bool force) {
+  if (!out_) return false;
+  const auto t = std::chrono::steady_clock::now();
+  if (drawn_ && !force && t - last_ < std::chrono::milliseconds(500)) return false;
+  last_ = t;
+  return true;
+}
 
-ProgressMeter::ProgressMeter(const Program& program, std::FILE* out)
-    : program_(program), out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {}
+void StatusLine::draw(const std::string& text) {
+  std::fprintf(out_, "\r\033[K%s", text.c_str());
+  std::fflush(out_);
+  drawn_ = true;
+}
+
+void StatusLine::erase() {
+  if (!drawn_) return;
+  std::fputs("\r\033[K", out_);
+  std::fflush(out_);
+  drawn_ = false;
+}
+
+double StatusLine::elapsed_s() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+ProgressMeter::ProgressMeter(const Program& program, std::FILE* out) : program_(program), line_(out) {}
 
 std::string ProgressMeter::status(SimTime now, double events_per_s, int finished, int ranks, double fraction,
                                   double elapsed_s) {
@@ -37,30 +61,20 @@ std::string ProgressMeter::status(SimTime now, double events_per_s, int finished
                   std::to_string(finished) + "/" + std::to_string(ranks) + " ranks finished";
   if (fraction >= 0) {
     s += ", " + fixed(100 * fraction, 0) + " % of the application";
-    if (fraction > 0.001 && elapsed_s >= 1) s += ", ~" + duration(elapsed_s * (1 - fraction) / fraction) + " left";
+    if (fraction > 0.001 && elapsed_s >= 1) s += ", ~" + progress_duration(elapsed_s * (1 - fraction) / fraction) + " left";
   }
   return s;
 }
 
 void ProgressMeter::poll(SimTime now, uint64_t events) {
-  const auto t = std::chrono::steady_clock::now();
-  if (drawn_ && t - last_ < std::chrono::milliseconds(500)) return;
-  last_ = t;
-  const double elapsed = std::chrono::duration<double>(t - start_).count();
+  if (!line_.due()) return;
+  const double elapsed = line_.elapsed_s();
   int finished = 0;
   for (RankId r = 0; r < program_.num_ranks(); ++r) finished += program_.rank_finished(r) ? 1 : 0;
-  const std::string line = status(now, elapsed > 0 ? static_cast<double>(events) / elapsed : 0, finished,
-                                  program_.num_ranks(), program_.progress(), elapsed);
-  std::fprintf(out_, "\r\033[K%s", line.c_str());
-  std::fflush(out_);
-  drawn_ = true;
+  line_.draw(status(now, elapsed > 0 ? static_cast<double>(events) / elapsed : 0, finished, program_.num_ranks(),
+                    program_.progress(), elapsed));
 }
 
-void ProgressMeter::done() {
-  if (!drawn_) return;
-  std::fputs("\r\033[K", out_);
-  std::fflush(out_);
-  drawn_ = false;
-}
+void ProgressMeter::done() { line_.erase(); }
 
 }  // namespace simfab

@@ -12,16 +12,41 @@
 
 #include <chrono>
 #include <cstdio>
+#include <string>
 
 #include "core/engine.hpp"
 #include "mpi/program.hpp"
 
 namespace simfab {
 
+// A wall-clock duration for a status line: "42 s", "12 min", "1.5 h".
+std::string progress_duration(double seconds);
+
+// One line on a terminal, redrawn in place ("\r\033[K" then the text) at most twice a second;
+// erase() (and the destructor) clears it, so a message after it starts a clean line. Shared by
+// ProgressMeter and report/sweep_progress.hpp.
+class StatusLine {
+ public:
+  explicit StatusLine(std::FILE* out) : out_(out), start_(std::chrono::steady_clock::now()), last_(start_) {}
+  ~StatusLine() { erase(); }
+  StatusLine(const StatusLine&) = delete;
+  StatusLine& operator=(const StatusLine&) = delete;
+  // Whether to draw now: nothing drawn yet, 0.5 s since the last draw, or `force` (out == nullptr: never).
+  bool due(bool force = false);
+  void draw(const std::string& text);
+  void erase();
+  double elapsed_s() const;
+
+ private:
+  std::FILE* out_;
+  std::chrono::steady_clock::time_point start_, last_;
+  bool drawn_ = false;
+};
+
 class ProgressMeter final : public Engine::Monitor {
  public:
   ProgressMeter(const Program& program, std::FILE* out);
-  ~ProgressMeter() { done(); }  // also when the run ends in an error: the message starts a clean line
+  // The destructor erases the line too, also when the run ends in an error.
   void poll(SimTime now, uint64_t events) override;
   // Erases the status line (if one was drawn).
   void done();
@@ -31,9 +56,7 @@ class ProgressMeter final : public Engine::Monitor {
 
  private:
   const Program& program_;
-  std::FILE* out_;
-  std::chrono::steady_clock::time_point start_, last_;
-  bool drawn_ = false;
+  StatusLine line_;
 };
 
 }  // namespace simfab

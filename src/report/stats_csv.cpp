@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/nic_report.hpp"
+#include "core/csv.hpp"
 #include "report/time_format.hpp"
 
 namespace simfab {
@@ -19,12 +20,7 @@ namespace simfab {
 namespace {
 
 // A CSV field: as is, or quoted (quotes doubled) when it holds a comma, quote or line break.
-std::string field(const std::string& s) {
-  if (s.find_first_of(",\"\n\r") == std::string::npos) return s;
-  std::string out = "\"";
-  for (char c : s) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
-}
+std::string field(const std::string& s) { return csv_field(s); }
 
 // Reals that are not times (bandwidths, utilisations, joules).
 std::string real(double v) {

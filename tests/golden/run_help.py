@@ -15,7 +15,8 @@ import sys
 simfab, root = os.path.abspath(sys.argv[1]), sys.argv[2]
 apps = os.path.join(root, "apps", "simfab")
 # A table belongs to the command its file implements, or to the function it is declared in.
-FILE_COMMAND = {"convert_cmd.cpp": "convert", "report_cmd.cpp": "report", "hybrid_options.cpp": "hybrid"}
+FILE_COMMAND = {"convert_cmd.cpp": "convert", "report_cmd.cpp": "report", "hybrid_options.cpp": "hybrid",
+                "sweep_cmd.cpp": "sweep"}
 FUNCTION_COMMAND = {"cmd_exec": "exec", "cmd_run": "run", "cmd_goal": "goal", "program": "calibrate program",
                     "fit": "calibrate fit", "regions": "calibrate regions", "describe": "platform describe",
                     "routes": "platform routes", "export_graph": "platform export"}

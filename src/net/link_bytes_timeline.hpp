@@ -16,7 +16,8 @@
 //     carried_l(i) <= bandwidth_l x bin width: utilisation never exceeds 100 %. The flow models'
 //     exceptions are documented where they arise (flow_network.hpp: fatpipe links, smpi's
 //     bandwidth factors above 1); a packet port serialises one packet at a time, so it never
-//     exceeds its bandwidth.
+//     exceeds its bandwidth. Utilisation is against the link's nominal bandwidth: a bandwidth
+//     profile (platform/availability.hpp) that raises a link above it can show more than 100 %.
 //
 // Bounds: series for the first kMaxLinks keys that carried traffic (in traffic order: deterministic),
 // each kBins doubles (RateBins), so at most kMaxLinks x kBins x 8 B = 6.5 MB; one int per key for

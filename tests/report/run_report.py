@@ -235,7 +235,8 @@ def main():
           f"{listed_page.get('title')!r}")
 
     pages = [
-        expectations(single, work / "single.html", build / "report-screenshot.png"),
+        expectations(single, work / "single.html", build / "report-screenshot.png",
+                     ["a shared link never carries more than its bandwidth"]),
         expectations(compare, work / "compare.html", build / "report-compare-screenshot.png", ["stencil16 vs synthetic16", "B / A"]),
         expectations(capped, work / "capped.html", work / "capped.png", ["the 10 longest are drawn"], hover=False),
         expectations(hostile_page, work / "hostile.html", work / "hostile.png", ["stencil</script><!--<script>"]),
@@ -244,7 +245,8 @@ def main():
         expectations(loggops_page, work / "loggops.html", work / "loggops.png",
                      ["does not share links: this is the offered load"], hover=False),
         expectations(packet_page, work / "packet.html", build / "report-packet-screenshot.png",
-                     ["Switch port occupancy over time", "fullest ports"], hover=False),
+                     ["Switch port occupancy over time", "fullest ports", "not spread over each message's life"],
+                     hover=False),
         expectations(nic_page, work / "nic.html", work / "nic.png", ["NIC activity per host"], hover=False),
         expectations(dvfs_page, work / "dvfs.html", build / "report-dvfs-screenshot.png",
                      ["Pstates over time", "Power over time", "each line's area is its energy"], hover=False),

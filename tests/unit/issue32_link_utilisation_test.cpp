@@ -108,6 +108,25 @@ TEST(Issue32LinkUtilisation, SmpiModelCarriesAtMostTheBandwidthForThisCase) {
   for (const TimelineSeries& t : r.stats.timeline) EXPECT_LE(peak_utilisation(r.stats, t), 1.0 + 1e-9) << t.name;
 }
 
+TEST(Issue32LinkUtilisation, PacketPortsCarryAtMostTheirBandwidth) {
+  // The packet model serialises one packet at a time per port: the same A/B case never puts more
+  // than a port's bandwidth in a bin, and each port's bins sum to the bytes it serialised.
+  const StatsOfRun r = run("packet");
+  ASSERT_TRUE(r.result.exec.blocked.empty());
+  EXPECT_TRUE(r.stats.timeline_carried);
+  std::map<std::string, const LinkUsage*> ports;
+  for (const LinkUsage& l : r.result.network.links) ports[l.name] = &l;
+  ASSERT_FALSE(r.stats.timeline.empty());
+  for (const TimelineSeries& t : r.stats.timeline) {
+    SCOPED_TRACE(t.name);
+    const LinkUsage& port = *ports.at(t.name);
+    double peak = 0;
+    for (double b : t.bytes) peak = std::max(peak, b / (port.bandwidth_Bps * r.stats.bin.seconds()));
+    EXPECT_LE(peak, 1.0 + 1e-9);
+    EXPECT_NEAR(sum(t), port.bytes, 1e-9 * port.bytes);
+  }
+}
+
 TEST(Issue32LinkUtilisation, FatpipeLinksAreMarked) {
   const std::string fatpipe =
       "clusters:\n"

@@ -546,7 +546,8 @@
     const offered = s.share && !s.carried;
     if (s.carried)
       parent.appendChild(element('p', 'note', 'The bytes the ' + run.result.model + ' model moved over each ' +
-        'link in each bin, as its flows\' rates changed: a shared link never carries more than its bandwidth.'));
+        'link in each bin, when they moved (not spread over each message\'s life): a shared link never carries more ' +
+        'than its bandwidth.'));
     if (s.share && s.fatpipes.length > 0)
       parent.appendChild(element('p', 'note', 'Fatpipe links (' + s.fatpipes.join(', ') + '): their bandwidth caps ' +
         'each flow, not the sum, so n flows at full rate draw n × 100 %.'));
@@ -555,8 +556,11 @@
       parent.appendChild(element('p', 'note', 'Above 100 % on a shared link: the ' + run.result.model + ' model moved ' +
         'more bytes than the max-min share gives (smpi\'s bandwidth factor, 1.087 for 5776 to 9375 B in SimGrid\'s ' +
         'default table), or a bandwidth profile raised the link above its nominal bandwidth.'));
+    // A run whose phases switch models draws the offered load too (their carried bytes are not merged).
+    const shares = /\b(flow|smpi|packet)\b/.test(run.result.model);
     if (offered)
-      parent.appendChild(element('p', 'note', 'The ' + run.result.model + ' model does not share links: this is the ' +
+      parent.appendChild(element('p', 'note', (shares ? 'The phases of this run do not add up to one carried-bytes ' +
+        'timeline: this is the ' : 'The ' + run.result.model + ' model does not share links: this is the ') +
         'offered load, the bytes routed over each link per bin against its bandwidth. Above 100 %, more was sent ' +
         'than the link could carry; a model that shares links (--cfg network/model=flow or packet) spreads it out.'));
     const format = s.share ? (v) => decimal.format(v) + ' %' : (v) => formatBytes(v) + '/s';

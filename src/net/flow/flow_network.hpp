@@ -72,9 +72,12 @@
 // LinkUsage::bytes counts them: the bytes actually moved, with no uniform spread over the message's
 // life. A split-duplex link is two links, one per direction, each with its own series.
 // What utilisation (carried / (bandwidth x bin)) means:
-//   shared link   <= 100 % (up to the 1 ps rounding of a completion time, relative 1e-9 and less
-//                 for segments over 1 ms): the max-min constraint holds at every instant, and cross
-//                 traffic and a second crossing of the same link take capacity but are not drawn.
+//   shared link   <= 100 %, up to the rounding of completion times to the picosecond (a flow
+//                 moves its last bytes up to 0.5 ps early: at most 0.5 ps / bin width per flow
+//                 ending in the bin; measured 1.9e-8 over 100 % on a 64-rank all-to-all with 8.4 us
+//                 bins, none in the two-flow case): the max-min constraint holds at
+//                 every instant, and cross traffic and a second crossing of the same link take
+//                 capacity but are not drawn.
 //                 Exception: smpi's rate is the max-min share x bw_factor(k), and SimGrid's
 //                 default table has 1.08739 for 5776 B <= k < 9376 B: those flows move more bytes
 //                 than their share, and a bin can reach 108.7 %, as they did in the model.

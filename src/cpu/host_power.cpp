@@ -85,21 +85,23 @@ int HostPower::offs(HostId h) const {
                                         [](const Interval& i) { return i.state == State::kShuttingDown; }));
 }
 
-double HostPower::extra_joules(HostId h, SimTime end, double idle_w) const {
+double HostPower::extra_joules(HostId h, SimTime end, double idle_w,
+                               const std::function<void(SimTime, SimTime, double)>& each) const {
   const int profile = platform_.host(h).cpu_profile;
   const double off_w = profile >= 0 ? platform_.cpu_profile(profile).power_off_w : 0.0;
   double j = 0;
   for (const Interval& i : intervals_[static_cast<size_t>(h)]) {
     if (i.from > end) continue;
-    const double len = (std::min(i.to, end) - i.from).seconds();
+    const SimTime to = std::min(i.to, end);
+    const double len = (to - i.from).seconds();
+    double e = 0;
     if (i.state == State::kOff) {
-      j += (off_w - idle_w) * len;
-      continue;
+      e = (off_w - idle_w) * len;
+    } else if (const PowerTransition* t = transition(platform_, h, i.state)) {
+      e = t->time_s > 0 ? (t->energy_j / t->time_s - idle_w) * len : t->energy_j;  // time 0: at once
     }
-    const PowerTransition* t = transition(platform_, h, i.state);
-    if (!t) continue;
-    if (t->time_s > 0) j += (t->energy_j / t->time_s - idle_w) * len;
-    else j += t->energy_j;  // at once
+    j += e;
+    if (each && e != 0) each(i.from, to, e);
   }
   return j;
 }

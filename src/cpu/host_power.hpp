@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -49,7 +50,10 @@ class HostPower {
   // The time not on within [from, to).
   double overlap(HostId h, SimTime from, SimTime to) const;
   int offs(HostId h) const;
-  double extra_joules(HostId h, SimTime end, double idle_w) const;
+  // `each`, when given, gets each interval's part of it: (from, to, joules), drawn evenly over
+  // [from, to), or at `from` when to == from (a transition of time 0).
+  double extra_joules(HostId h, SimTime end, double idle_w,
+                      const std::function<void(SimTime, SimTime, double)>& each = {}) const;
 
  private:
   const Platform& platform_;

@@ -35,6 +35,7 @@ EnergyMeter::EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, co
     : platform_(platform), cpus_(cpus), rank_host_(rank_host), middle_(middle), polling_(polling),
       cstates_(polling ? CStateIdle(CStateRule::kOff, 2, 0) : std::move(cstates)) {
   meters_.resize(static_cast<size_t>(platform.host_count()));
+  power_ = PowerTimeline(platform.host_count());
   lines_.assign(static_cast<size_t>(platform.host_count()), nullptr);
   for (HostId h = 0; h < platform.host_count(); ++h) {
     const Host& host = platform.host(h);
@@ -55,10 +56,18 @@ void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
   Meter& m = meters_[static_cast<size_t>(h)];
   const double dt = static_cast<double>((t - m.t_last).ps());
   if (m.busy == 0) m.idle_ps += dt;
-  if (!polling_ && has_power(h)) m.energy_j += line(h, m.pstate).watts(m.busy) * dt * kJoulesPerWattPs;
+  if (!polling_ && has_power(h)) {
+    const double w = line(h, m.pstate).watts(m.busy);
+    m.energy_j += w * dt * kJoulesPerWattPs;
+    power_.add(h, m.t_last, t, w);
+  }
   if (polling_ && pstate != m.pstate) m.pstates.emplace_back(t, pstate);
   if (cstates_.on() && has_power(h)) {
-    if (m.busy == 0 && busy > 0) m.cstate_j += idle_period(cstates_, h, m.pstate, m.idle_since, t);
+    if (m.busy == 0 && busy > 0) {
+      const double j = idle_period(cstates_, h, m.pstate, m.idle_since, t);
+      m.cstate_j += j;
+      power_.add_energy(h, m.idle_since, t, j);
+    }
     if (m.busy > 0 && busy == 0) m.idle_since = t;
   }
   m.t_last = t;
@@ -68,8 +77,16 @@ void EnergyMeter::on_cpu_state(HostId h, SimTime t, int busy, int pstate) {
 
 void EnergyMeter::on_fixed_computation(HostId h, SimTime start, SimTime end) {
   Meter& m = meters_[static_cast<size_t>(h)];
-  if (cstates_.on() && has_power(h) && start > m.cover_end)
-    m.cstate_j += idle_period(cstates_, h, m.pstate, m.cover_end, start);
+  if (cstates_.on() && has_power(h) && start > m.cover_end) {
+    const double j = idle_period(cstates_, h, m.pstate, m.cover_end, start);
+    m.cstate_j += j;
+    power_.add_energy(h, m.cover_end, start, j);
+  }
+  if (!polling_ && has_power(h)) {  // busy(t) >= 1 over [start, end): Base - Idle + PerCore x busy
+    const PowerLine& l = line(h, m.pstate);
+    power_.add(h, start, end, l.per_core_w);
+    if (end > m.cover_end) power_.add(h, max(start, m.cover_end), end, l.base_w - l.idle_w);
+  }
   m.sum_ps += static_cast<double>((end - start).ps());
   if (end > m.cover_end) {
     m.union_ps += static_cast<double>((end - max(start, m.cover_end)).ps());
@@ -86,7 +103,7 @@ double EnergyMeter::idle_period(CStateIdle& c, HostId h, int p, SimTime from, Si
 
 // busy(t) = ranks of h not finished by t, against the recorded pstates (fixed hosts: one).
 double EnergyMeter::host_energy_polling(HostId h, const Meter& m, SimTime makespan,
-                                        const std::vector<SimTime>& finish) const {
+                                        const std::vector<SimTime>& finish, PowerTimeline& power) const {
   std::vector<SimTime> ends;
   for (size_t r = 0; r < rank_host_.size(); ++r)
     if (rank_host_[r] == h) ends.push_back(finish[r]);
@@ -103,7 +120,9 @@ double EnergyMeter::host_energy_polling(HostId h, const Meter& m, SimTime makesp
     SimTime next = makespan;
     if (ei < ends.size()) next = std::min(next, ends[ei]);
     if (pi + 1 < ps.size()) next = std::min(next, ps[pi + 1].first);
-    e += line(h, ps[pi].second).watts(busy) * static_cast<double>((next - t).ps()) * kJoulesPerWattPs;
+    const double w = line(h, ps[pi].second).watts(busy);
+    e += w * static_cast<double>((next - t).ps()) * kJoulesPerWattPs;
+    power.add(h, t, next, w);
     t = next;
   }
   return e;
@@ -115,6 +134,7 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
   if (!rep.present) return rep;
   const double T = static_cast<double>(makespan.ps());
   CStateIdle tails = cstates_;  // the last idle periods, up to the end of the run
+  PowerTimeline power = power_;  // plus the terms known at the end
   for (HostId h = 0; h < platform_.host_count(); ++h) {
     if (!has_power(h)) continue;
     const Meter& m = meters_[static_cast<size_t>(h)];
@@ -125,19 +145,24 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
       const double tail = std::max(0.0, T - static_cast<double>(m.t_last.ps()));
       idle_ps = m.idle_ps + (m.busy == 0 ? tail : 0.0);
       he.energy_j = m.energy_j + line(h, m.pstate).watts(m.busy) * tail * kJoulesPerWattPs;
+      if (!polling_) power.add(h, m.t_last, makespan, line(h, m.pstate).watts(m.busy));
     } else {
       idle_ps = std::max(0.0, T - m.union_ps);
       const PowerLine l = line(h, m.pstate);
       he.energy_j = (l.idle_w * idle_ps + l.base_w * m.union_ps + l.per_core_w * m.sum_ps) * kJoulesPerWattPs;
+      if (!polling_) power.add(h, SimTime::zero(), makespan, l.idle_w);  // the rest: on_fixed_computation
     }
-    if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish);
+    if (polling_) he.energy_j = host_energy_polling(h, m, makespan, finish, power);
     if (cstates_.on()) {
       const SimTime tail_from = cpus_.dynamic(h) ? (m.busy == 0 ? m.idle_since : makespan) : m.cover_end;
-      he.energy_j += m.cstate_j + idle_period(tails, h, m.pstate, tail_from, makespan);
+      const double j = idle_period(tails, h, m.pstate, tail_from, makespan);
+      he.energy_j += m.cstate_j + j;
+      power.add_energy(h, tail_from, makespan, j);
     }
     he.idle_s = idle_ps / 1e12;
     if (host_power_) {  // time off: its power instead of idle power (no rank runs there then)
-      he.energy_j += host_power_->extra_joules(h, makespan, line(h, m.pstate).idle_w);
+      he.energy_j += host_power_->extra_joules(h, makespan, line(h, m.pstate).idle_w,
+                                               [&](SimTime from, SimTime to, double j) { power.add_energy(h, from, to, j); });
       he.off_s = host_power_->off_seconds(h, makespan);
       he.offs = host_power_->offs(h);
     }
@@ -161,6 +186,7 @@ EnergyReport EnergyMeter::finish(SimTime makespan, const std::vector<SimTime>& f
   rep.links_busy_modelled = net.present || classes.empty();
   for (auto& [name, c] : classes) rep.link_classes.push_back(c);
   rep.total_j = rep.hosts_j + rep.links_j;
+  rep.power = power.plot(platform_, kPlottedHosts, makespan);
   return rep;
 }
 

@@ -27,6 +27,10 @@
 // Hosts switched off (cpu/host_power.hpp): over their off and transition intervals a host draws
 // power_off or the transition's power instead of its idle power (no rank computes there then).
 //
+// Power over time (EnergyReport::power, power_timeline.hpp): every term above is also drawn as
+// power over its interval, so each host's bins sum to its energy; C-states' changes are spread
+// over their idle period (exact integral, mean power within the period).
+//
 // Links with power: P = Idle + (Busy - Idle) * u, u = throughput / bandwidth, so
 //     E_l = Idle * T + (Busy - Idle) * bytes_l / bandwidth_l
 // exactly, from the bytes each link carried (models with link statistics: flow, smpi). Under a
@@ -41,6 +45,7 @@
 #include "cpu/host_power.hpp"
 #include "energy/cstates.hpp"
 #include "energy/power_model.hpp"
+#include "energy/power_timeline.hpp"
 #include "net/network.hpp"
 
 namespace simfab::energy {
@@ -68,6 +73,7 @@ struct EnergyReport {
   bool links_busy_modelled = true;  // false: a model without link statistics (idle power only)
   std::vector<HostEnergy> hosts;    // hosts with a power model, in platform order
   std::vector<LinkClassEnergy> link_classes;
+  PowerPlot power;  // hosts' power over time: the total and the kPlottedHosts with most energy
 };
 
 // Whether a platform declares any power (then a run reports energy).
@@ -75,6 +81,8 @@ bool platform_has_power(const Platform& platform);
 
 class EnergyMeter : public cpu::CpuObserver {
  public:
+  static constexpr size_t kPlottedHosts = 16;
+
   EnergyMeter(const Platform& platform, const cpu::HostCpus& cpus, const std::vector<HostId>& rank_host,
               MiddleValue middle, bool polling, CStateIdle cstates = CStateIdle(CStateRule::kOff, 2, 0));
 
@@ -104,7 +112,8 @@ class EnergyMeter : public cpu::CpuObserver {
   // The power line of host h at pstate p: built once per (profile, cores) in the constructor.
   const PowerLine& line(HostId h, int pstate) const { return (*lines_[static_cast<size_t>(h)])[static_cast<size_t>(pstate)]; }
   bool has_power(HostId h) const { return lines_[static_cast<size_t>(h)] != nullptr; }
-  double host_energy_polling(HostId h, const Meter& m, SimTime makespan, const std::vector<SimTime>& finish) const;
+  double host_energy_polling(HostId h, const Meter& m, SimTime makespan, const std::vector<SimTime>& finish,
+                             PowerTimeline& power) const;
   // An idle period [from, to) of host h at pstate p: its C-state energy change (0 without them).
   double idle_period(CStateIdle& c, HostId h, int p, SimTime from, SimTime to) const;
 
@@ -116,6 +125,7 @@ class EnergyMeter : public cpu::CpuObserver {
   const cpu::HostPower* host_power_ = nullptr;
   CStateIdle cstates_;
   std::vector<Meter> meters_;  // per host
+  PowerTimeline power_;        // the terms drawn during the run (finish adds the rest to a copy)
   std::map<std::pair<int, int>, std::vector<PowerLine>> line_sets_;  // per (profile, cores)
   std::vector<const std::vector<PowerLine>*> lines_;                // per host; nullptr: no power
 };

@@ -47,6 +47,7 @@
 
 #include "core/engine.hpp"
 #include "core/sim_time.hpp"
+#include "net/link_bytes_timeline.hpp"
 
 namespace simfab {
 
@@ -90,6 +91,9 @@ struct NetworkStats {
   double flow_seconds = 0;   // sum over flows of their sharing-phase duration
   uint64_t reroutes = 0;     // messages routed around links that were off (flow models)
   std::vector<LinkUsage> links;  // links that carried traffic, in platform order
+  // The bytes each link (packet model: each port) carried per time bin, when the model knows it
+  // (flow, smpi, packet: net/link_bytes_timeline.hpp), in platform order; empty otherwise.
+  std::vector<CarriedSeries> carried;
   // Packet models only: packets injected, packet hops, FECN marks and BECNs (CNPs received), and
   // the buffer occupancy over time of the (at most 16) ports with the highest mean occupancy, most
   // occupied first: mean bytes per bin of queue_bin, up to the end of the run.

@@ -61,9 +61,10 @@ std::vector<TimelineSeries> LinkTraffic::busiest(SimTime makespan) {
   if (order.size() > kPlottedLinks) order.resize(kPlottedLinks);
   std::vector<TimelineSeries> out;
   for (size_t i : order) {
-    std::vector<uint64_t> bins = timeline_.series(i);
-    bins.resize(static_cast<size_t>(timeline_.used_bins()));
-    out.push_back({links_[i].name, std::move(bins)});
+    const std::vector<uint64_t> bins = timeline_.series(i);
+    TimelineSeries t{links_[i].name, {}, false};
+    t.bytes.assign(bins.begin(), bins.begin() + timeline_.used_bins());
+    out.push_back(std::move(t));
   }
   return out;
 }

@@ -1,5 +1,6 @@
 #include "report/run_stats.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include "report/stats_csv.hpp"
@@ -17,6 +18,36 @@ std::vector<LinkRow> network_links(const NetworkStats& net, SimTime makespan) {
   for (const LinkUsage& l : net.links)
     out.push_back({l.name, l.bandwidth_Bps, static_cast<uint64_t>(std::llround(l.bytes)), l.busy,
                    link_utilisation(l.bytes, l.bandwidth_Bps, makespan)});
+  return out;
+}
+
+// The `count` series with the most carried bytes (ties: platform order), busiest first, on one
+// bin width: the smallest power of two (ps) with LinkBytesTimeline::kBins bins covering the
+// makespan, or wider when a series had to widen further; bins up to the makespan, or to the last
+// that holds bytes when that is later.
+std::vector<TimelineSeries> carried_timeline(std::vector<CarriedSeries> all, SimTime makespan, size_t count,
+                                             SimTime& bin) {
+  std::vector<size_t> order(all.size());
+  for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return all[a].bytes > all[b].bytes; });
+  if (order.size() > count) order.resize(count);
+  RateBins span(1, LinkBytesTimeline::kBins);
+  span.cover(makespan);
+  int64_t width = span.width();
+  for (size_t i : order) width = std::max(width, all[i].bins.width());
+  bin = SimTime::ps(width);
+  std::vector<TimelineSeries> out;
+  size_t used = static_cast<size_t>((makespan.ps() + width - 1) / width);
+  for (size_t i : order) {
+    RateBins& b = all[i].bins;
+    b.coarsen_to(width);
+    TimelineSeries t{all[i].name, {}, all[i].fatpipe};
+    for (size_t k = 0; k < b.bins(); ++k) t.bytes.push_back(b.integral(k));
+    while (t.bytes.size() > used && t.bytes.back() == 0) t.bytes.pop_back();
+    used = std::max(used, t.bytes.size());
+    out.push_back(std::move(t));
+  }
+  for (TimelineSeries& t : out) t.bytes.resize(used, 0.0);
   return out;
 }
 
@@ -65,8 +96,13 @@ void RunStats::finish(const RunResult& result) {
   s.histogram = sizes_.buckets();
   s.collectives = collectives_.rows();
   s.links = result.network.present ? network_links(result.network, s.makespan) : links_.rows(s.makespan);
-  s.bin = links_.bin_width(s.makespan);
-  s.timeline = links_.busiest(s.makespan);
+  s.timeline_carried = !result.network.carried.empty();
+  if (s.timeline_carried) {
+    s.timeline = carried_timeline(result.network.carried, s.makespan, LinkTraffic::kPlottedLinks, s.bin);
+  } else {
+    s.bin = links_.bin_width(s.makespan);
+    s.timeline = links_.busiest(s.makespan);
+  }
   s.packet = result.network.packet;
   if (s.packet) {
     s.ports = result.network.links;
@@ -83,6 +119,7 @@ void RunStats::finish(const RunResult& result) {
   s.energy_total_j = result.energy.total_j;
   s.energy_hosts.clear();
   for (const energy::HostEnergy& h : result.energy.hosts) s.energy_hosts.push_back({h.name, h.energy_j, h.off_s});
+  s.power = result.energy.power;
   s.pstates = result.pstates;
 }
 

@@ -37,12 +37,19 @@
 //                   every link of the fixed route between its ranks' hosts (the hosts at the
 //                   start of the run), busy unknown. No platform (ideal): no links.
 //                   utilisation = bytes / (bandwidth * makespan).
-//   link timeline   the (at most 16) links with the most route-derived bytes, busiest first; each
-//                   message's bytes spread uniformly over [sent, arrived) on each link of its
-//                   route, in bins of bin_ps (a power of two, the smallest with 200 bins covering
-//                   the makespan); only bins up to the makespan. Integer bytes per bin, exact
-//                   (link_timeline.hpp).
-//   energy          when the platform declares power (RunResult::energy): total and per host.
+//   link timeline   the (at most 16) links with the most bytes, busiest first, in bins of bin_ps
+//                   (a power of two, the smallest with 200 bins covering the makespan); only bins
+//                   up to the makespan. Two sources:
+//                   carried (flow, smpi, packet: NetworkStats::carried) the bytes the model moved
+//                     over each link (packet: port) in each bin, from its constant-rate segments
+//                     (net/link_bytes_timeline.hpp): never above the bandwidth on a shared link
+//                     (exceptions: flow_network.hpp; fatpipe links are marked "fatpipe": true);
+//                     real bytes per bin, summing to the link's bytes.
+//                   offered (any other model) each message's bytes spread uniformly over
+//                     [sent, arrived) on each link of its route: the load offered, which can
+//                     exceed the bandwidth; integer bytes per bin, exact (link_timeline.hpp).
+//   energy          when the platform declares power (RunResult::energy): total and per host,
+//                   and the hosts' power over time (energy/power_timeline.hpp).
 //
 // JSON SCHEMA (to_json; the HTML report reads it; keys in this order):
 //   {"makespan_ps": int, "num_ranks": int,
@@ -57,8 +64,14 @@
 //                                                                              by (name, algorithm)
 //    "links": [{"name", "bandwidth_Bps": number, "bytes": int, "busy_ps": int or null,
 //               "utilisation": number}]                                        platform order
-//    "link_timeline": {"bin_ps": int, "links": [{"name", "bytes": [int per bin]}]}
-//    "energy": {"total_j", "hosts": [{"name", "energy_j"}]}                    only when known
+//    "link_timeline": {"bin_ps": int, "carried": bool, "links": [{"name", "bytes": [number per
+//                      bin], "fatpipe": true only for a fatpipe link}]}
+//    "energy": {"total_j", "hosts": [{"name", "energy_j", "off_s"}],           only when known
+//               "power": {"bin_ps", "end_ps", "total": SERIES, "hosts": [SERIES]}}
+//      SERIES = {"name", "energy_j", "watts": [mean W per bin]}: bin i covers [i * bin_ps,
+//      (i + 1) * bin_ps) ∩ [0, end_ps), watts its mean power there, so sum of watts x that length
+//      = energy_j = the host's energy (energy/power_timeline.hpp); "total" sums the hosts (not
+//      links nor NICs); hosts: the 16 with the most energy, most first
 //    "ports": [{"name", "packets", "credit_stall_ps", "fecn", "queue_mean_bytes",
 //               "queue_peak_bytes"}]                                           packet model only
 //    "port_queues": {"bin_ps", "ports": [{"name", "mean_bytes": [per bin]}]}   packet model only
@@ -74,7 +87,8 @@
 //                      (upper_bytes empty for the last bucket)
 //   collectives.csv    name,algorithm,calls,time_s,max_s (algorithm empty when none)
 //   links.csv          name,bandwidth_Bps,bytes,busy_s,utilisation (busy_s empty when unknown)
-//   link_timeline.csv  link,bin,start_s,end_s,bytes (one row per plotted link and bin)
+//   link_timeline.csv  link,bin,start_s,end_s,bytes (one row per plotted link and bin; bytes an
+//                      integer when offered, a real when carried)
 //   energy.csv         host,energy_j,off_s (only when energy is known)
 //   regions.csv        region,executions,given_s,charged_s,factor (only when something computed):
 //                      per code region (mpi/region_times.hpp) its computations, their time as the

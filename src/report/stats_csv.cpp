@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -27,6 +28,12 @@ std::string real(double v) {
   char buf[40];
   std::snprintf(buf, sizeof buf, "%.12g", v);
   return buf;
+}
+
+// Bytes per bin: an integral count exactly (offered-load timelines), carried bytes as reals.
+std::string bytes_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return std::to_string(static_cast<int64_t>(v));
+  return real(v);
 }
 
 using Rows = std::function<void(std::ostream&)>;
@@ -95,7 +102,7 @@ void write_stats_csv(const StatsReport& s, const std::string& dir) {
       for (size_t i = 0; i < t.bytes.size(); ++i) {
         const SimTime start = SimTime::ps(static_cast<int64_t>(i) * s.bin.ps());
         os << field(t.name) << ',' << i << ',' << seconds_text(start) << ',' << seconds_text(start + s.bin) << ','
-           << t.bytes[i] << '\n';
+           << bytes_text(t.bytes[i]) << '\n';
       }
   });
   if (s.packet) {

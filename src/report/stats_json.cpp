@@ -1,3 +1,5 @@
+#include <cmath>
+
 #include "report/nic_report.hpp"
 #include "report/stats_json.hpp"
 
@@ -59,6 +61,12 @@ Json array_of(const std::vector<T>& rows, F&& one) {
   return a;
 }
 
+// An integral byte count as an integer (route-derived timelines), anything else as a real.
+Json count_or_real(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 9007199254740992.0) return static_cast<int64_t>(v);
+  return v;
+}
+
 }  // namespace
 
 nlohmann::ordered_json stats_json(const StatsReport& s) {
@@ -72,8 +80,13 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
   j["collectives"] = array_of(s.collectives, collective_json);
   j["links"] = array_of(s.links, link_json);
   j["link_timeline"] = {{"bin_ps", s.bin.ps()},
+                        {"carried", s.timeline_carried},
                         {"links", array_of(s.timeline, [](const TimelineSeries& t) {
-                           return Json{{"name", t.name}, {"bytes", t.bytes}};
+                           Json bytes = Json::array();
+                           for (double b : t.bytes) bytes.push_back(count_or_real(b));
+                           Json out{{"name", t.name}, {"bytes", std::move(bytes)}};
+                           if (t.fatpipe) out["fatpipe"] = true;
+                           return out;
                          })}};
   if (s.packet) {
     j["ports"] = array_of(s.ports, [](const LinkUsage& l) {
@@ -93,11 +106,20 @@ nlohmann::ordered_json stats_json(const StatsReport& s) {
       for (const auto& [from, p] : t.steps) steps.push_back(Json::array({from.ps(), p}));
       return Json{{"host", t.host}, {"steps", std::move(steps)}, {"changes", t.changes}, {"truncated", t.truncated}};
     });
-  if (s.energy_known)
+  if (s.energy_known) {
     j["energy"] = {{"total_j", s.energy_total_j},
                    {"hosts", array_of(s.energy_hosts, [](const HostEnergyRow& h) {
                       return Json{{"name", h.name}, {"energy_j", h.energy_j}, {"off_s", h.off_s}};
                     })}};
+    const auto series = [](const energy::PowerSeries& p) {
+      return Json{{"name", p.name}, {"energy_j", p.energy_j}, {"watts", p.watts}};
+    };
+    if (s.power.bin > SimTime::zero())
+      j["energy"]["power"] = {{"bin_ps", s.power.bin.ps()},
+                              {"end_ps", s.power.end.ps()},
+                              {"total", series(s.power.total)},
+                              {"hosts", array_of(s.power.hosts, series)}};
+  }
   return j;
 }
 

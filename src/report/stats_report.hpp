@@ -3,6 +3,7 @@
 // per table). Definitions of every field are in report/run_stats.hpp, with the JSON schema.
 #pragma once
 
+#include "energy/power_timeline.hpp"
 #include "energy/pstate_log.hpp"
 #include "nic/nic_result.hpp"
 #include "sim/model_switch.hpp"
@@ -76,8 +77,10 @@ struct PhaseLinkRow {
 };
 
 struct TimelineSeries {
-  std::string name;              // the link
-  std::vector<uint64_t> bytes;   // per bin: bin i covers [i * bin, (i + 1) * bin)
+  std::string name;            // the link (packet model: the port)
+  std::vector<double> bytes;   // per bin: bin i covers [i * bin, (i + 1) * bin); integers when
+                               // route-derived (link_timeline.hpp)
+  bool fatpipe = false;        // carried bytes of a fatpipe link (can exceed its bandwidth)
 };
 
 struct HostEnergyRow {
@@ -97,9 +100,11 @@ struct StatsReport {
   std::vector<LinkRow> links;             // platform order
   SimTime bin;                            // link timeline bin width
   std::vector<TimelineSeries> timeline;   // busiest first
+  bool timeline_carried = false;          // bytes carried (NetworkStats::carried), not offered
   bool energy_known = false;
   double energy_total_j = 0;
   std::vector<HostEnergyRow> energy_hosts;  // platform order
+  energy::PowerPlot power;                   // hosts' power over time (energy/power_timeline.hpp)
   std::vector<energy::PstateTrack> pstates;  // DVFS hosts' pstate over time
   // Packet models (NetworkStats::packet): per port (link direction) its packets, credit stall,
   // FECN marks and buffer occupancy, and the busiest ports' occupancy over time.

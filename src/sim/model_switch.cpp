@@ -312,6 +312,9 @@ void ModelSwitch::check_complete() const {
   }
 }
 
+// The phases' statistics merged. Their carried-bytes timelines (NetworkStats::carried) are not:
+// a phase under a model without one (loggops) would leave holes in them, so a run with model
+// switches draws the offered load of its messages instead (report/run_stats.hpp), and says so.
 NetworkStats ModelSwitch::statistics() const {
   NetworkStats all;
   std::map<std::string, size_t> link_index;

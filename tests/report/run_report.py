@@ -18,7 +18,9 @@ browser part, already run by the optimised build, would only repeat it).
    load, a TI list named `list` is titled by its folder (cg8/list), and a packet-model run gets a
    switch-port occupancy panel (the congestion tree of examples/goal/hotspot32.goal), a NIC-model
    run a NIC activity panel, and a DVFS governor's run a pstate timeline whose changes are the
-   governor's count.
+   governor's count. Honest pictures: the flow and packet runs' link timelines are carried bytes
+   (no shared link or port above its bandwidth in any bin, each series summing to the link's bytes),
+   and the DVFS run's power over time integrates to each host's energy and draws a "power" chart.
 4. check_report.mjs opens the pages in Chromium (no network) and checks every chart; screenshots
    go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png.
 Exit status 0, 1 on failure, 77 (skipped) without /usr/bin/chromium, node or web/node_modules.
@@ -90,6 +92,7 @@ def expectations(data, html, screenshot, text=(), hover=True):
         kinds += ["histogram"] if stats.get("histogram") else []
         kinds += ["links"] if any(sum(l["bytes"]) > 0 for l in stats.get("link_timeline", {}).get("links", [])) else []
         kinds += ["energy"] if stats.get("energy", {}).get("hosts") else []
+        kinds += ["power"] if stats.get("energy", {}).get("power", {}).get("total", {}).get("watts") else []
         kinds += ["ports"] if stats.get("port_queues", {}).get("ports") else []
         kinds += ["nics"] if stats.get("nics") else []
         kinds += ["pstates"] if stats.get("pstates") else []
@@ -97,6 +100,36 @@ def expectations(data, html, screenshot, text=(), hover=True):
     matrix_max = max((e[3] for run in data["runs"] for e in run["stats"].get("matrix", [])), default=0)
     return {"html": str(html), "screenshot": str(screenshot), "runs": runs, "matrix_max": matrix_max, "text": list(text),
             "hover": hover}
+
+
+def check_carried(stats, what):
+    """Issue 32: a sharing model's link timeline is the bytes it carried: no bin of a shared link
+    (or packet port) above its bandwidth, and each series sums to the link's bytes."""
+    t = stats["link_timeline"]
+    links = {l["name"]: l for l in stats["links"]}
+    check(t.get("carried") is True and t["links"], f"{what}: the link timeline is carried bytes")
+    for series in t["links"]:
+        link = links[series["name"]]
+        peak = max(series["bytes"]) / (link["bandwidth_Bps"] * t["bin_ps"] * 1e-12)
+        check(series.get("fatpipe") or peak <= 1 + 1e-9, f"{what}: {series['name']} peaks at {peak:.12f} of its bandwidth")
+        check(abs(sum(series["bytes"]) - link["bytes"]) <= 1e-9 * link["bytes"] + 1,
+              f"{what}: {series['name']} bins sum to {sum(series['bytes'])}, the link carried {link['bytes']}")
+
+
+def check_power(stats, what):
+    """Issue 32: each host's power over time integrates to its energy, the total to the hosts'."""
+    p = stats["energy"]["power"]
+    energy = {h["name"]: h["energy_j"] for h in stats["energy"]["hosts"]}
+
+    def joules(s):
+        return sum(w * min(p["bin_ps"], p["end_ps"] - k * p["bin_ps"]) * 1e-12 for k, w in enumerate(s["watts"]))
+    total = sum(energy.values())
+    check(abs(joules(p["total"]) - total) <= 1e-6 * total, f"{what}: total power integrates to {joules(p['total'])} J, "
+          f"the hosts used {total} J")
+    for s in p["hosts"]:
+        check(abs(joules(s) - energy[s["name"]]) <= 1e-6 * energy[s["name"]],
+              f"{what}: {s['name']} power integrates to {joules(s)} J, its energy is {energy[s['name']]} J")
+    check(len(p["hosts"]) == min(16, len(energy)), f"{what}: {len(p['hosts'])} hosts plotted")
 
 
 def check_bad_input(binary, work, run_json):
@@ -131,6 +164,7 @@ def main():
     make_run(binary, source, work / "run.json")
     fixture = source / FIXTURE
     single = report(binary, work, ["run.json"], "single.html")
+    check_carried(single["runs"][0]["stats"], "stencil16 under flow")
     check(len(single["runs"]) == 1 and single["runs"][0]["gantt"]["shown"] > 0, "single: no Gantt slices")
     compare = report(binary, work, ["run.json", fixture], "compare.html", "--title", "stencil16 vs synthetic16")
     capped = report(binary, work, ["run.json"], "capped.html", "--max-slices", "10")
@@ -172,6 +206,8 @@ def main():
               f"--trace-out: one counter event per port and bin ({len(counters)})")
     check(packet_page["runs"] and packet_page["runs"][0]["stats"].get("port_queues", {}).get("ports"),
           "the packet run has port queues to draw")
+    if packet_page["runs"]:
+        check_carried(packet_page["runs"][0]["stats"], "hotspot32 under packet")
     p = simfab(binary, "run", "--platform", "examples/platforms/cluster16.yaml", "--goal", "examples/goal/pingpong.goal",
                "--cfg", "nic/model=portals", "--trace-out", work / "nic.json", "--quiet", cwd=source)
     check(p.returncode == 0, f"simfab run (NIC model): {p.stderr}")
@@ -182,6 +218,7 @@ def main():
     check(p.returncode == 0, f"simfab run (DVFS governor): {p.stderr}")
     dvfs_page = report(binary, work, ["dvfs.json"], "dvfs.html")
     if p.returncode == 0:
+        check_power(dvfs_page["runs"][0]["stats"], "bsp16 under the lagrange governor")
         tracks = dvfs_page["runs"][0]["stats"].get("pstates", [])
         governor = json.loads((work / "dvfs-result.json").read_text())["energy"]["governor_changes"]
         trace = json.loads((work / "dvfs.json").read_text())
@@ -198,7 +235,8 @@ def main():
           f"{listed_page.get('title')!r}")
 
     pages = [
-        expectations(single, work / "single.html", build / "report-screenshot.png"),
+        expectations(single, work / "single.html", build / "report-screenshot.png",
+                     ["a shared link never carries more than its bandwidth"]),
         expectations(compare, work / "compare.html", build / "report-compare-screenshot.png", ["stencil16 vs synthetic16", "B / A"]),
         expectations(capped, work / "capped.html", work / "capped.png", ["the 10 longest are drawn"], hover=False),
         expectations(hostile_page, work / "hostile.html", work / "hostile.png", ["stencil</script><!--<script>"]),
@@ -207,9 +245,11 @@ def main():
         expectations(loggops_page, work / "loggops.html", work / "loggops.png",
                      ["does not share links: this is the offered load"], hover=False),
         expectations(packet_page, work / "packet.html", build / "report-packet-screenshot.png",
-                     ["Switch port occupancy over time", "fullest ports"], hover=False),
+                     ["Switch port occupancy over time", "fullest ports", "not spread over each message's life"],
+                     hover=False),
         expectations(nic_page, work / "nic.html", work / "nic.png", ["NIC activity per host"], hover=False),
-        expectations(dvfs_page, work / "dvfs.html", build / "report-dvfs-screenshot.png", ["Pstates over time"], hover=False),
+        expectations(dvfs_page, work / "dvfs.html", build / "report-dvfs-screenshot.png",
+                     ["Pstates over time", "Power over time", "each line's area is its energy"], hover=False),
     ]
     (work / "pages.json").write_text(json.dumps(pages, indent=1))
     if not browser_wanted:

@@ -4,7 +4,7 @@
 //   {title, max_slices, runs: [{file, result, stats, rank_names, gantt, result_only?}]}
 // result is `simfab run --json`'s object, stats the run statistics (makespan, per-rank time
 // breakdown, message matrix and histogram, collectives, links, link timeline, the packet model's
-// port queues, NICs, DVFS hosts' pstate steps, energy); result_only marks a run read from a --json result (no stats); every time
+// port queues, NICs, DVFS hosts' pstate steps, energy, power over time); result_only marks a run read from a --json result (no stats); every time
 // is in integer picoseconds. gantt holds the timeline's slices as columns (rank, begin_ps, dur_ps,
 // cat, label), the longest ones when the trace had too many.
 //
@@ -516,10 +516,14 @@
     if (busiest.length === 0) return null;
     const share = busiest.every((l) => bandwidth.get(l.name) > 0);
     const binSeconds = t.bin_ps / 1e12;
+    // Carried: the bytes the model moved per bin (flow, smpi, packet); files from before the flag
+    // existed are told by their model.
+    const carried = t.carried === undefined ? /\b(flow|smpi|packet)\b/.test(run.result.model) : t.carried;
     return {
-      share, count: t.links.length, binPs: t.bin_ps,
+      share, carried, count: t.links.length, binPs: t.bin_ps,
+      fatpipes: busiest.filter((l) => l.fatpipe).map((l) => l.name),
       series: busiest.map((l) => ({
-        name: l.name,
+        name: l.name + (l.fatpipe ? ' (fatpipe)' : ''), fatpipe: !!l.fatpipe,
         points: l.bytes.map((b, k) => [((k + 0.5) * t.bin_ps) / timeUnit.ps,
           share ? (100 * b) / (bandwidth.get(l.name) * binSeconds) : b / binSeconds]),
       })),
@@ -537,10 +541,26 @@
     parent.appendChild(element('p', 'note', 'The ' + Math.min(shownLinks, s.series.length) + ' busiest of ' +
       integer.format(s.count) + ' links, averaged over ' + formatTime(s.binPs) + ' bins.'));
     // Without link sharing (LogGOPS) nothing caps a link's traffic: what is drawn is the load the
-    // messages offered, which may exceed the bandwidth; the sharing models never do.
-    const offered = s.share && !/\b(flow|smpi|packet)\b/.test(run.result.model);
+    // messages offered, which may exceed the bandwidth. The sharing models give the bytes they
+    // carried, which never exceed a shared link's bandwidth (net/link_bytes_timeline.hpp).
+    const offered = s.share && !s.carried;
+    if (s.carried)
+      parent.appendChild(element('p', 'note', 'The bytes the ' + run.result.model + ' model moved over each ' +
+        'link in each bin, when they moved (not spread over each message\'s life): a shared link never carries more ' +
+        'than its bandwidth.'));
+    if (s.share && s.fatpipes.length > 0)
+      parent.appendChild(element('p', 'note', 'Fatpipe links (' + s.fatpipes.join(', ') + '): their bandwidth caps ' +
+        'each flow, not the sum, so n flows at full rate draw n × 100 %.'));
+    const peak = Math.max(0, ...s.series.filter((l) => !l.fatpipe).map((l) => Math.max(...l.points.map((p) => p[1]))));
+    if (s.share && s.carried && peak > 100.5)
+      parent.appendChild(element('p', 'note', 'Above 100 % on a shared link: the ' + run.result.model + ' model moved ' +
+        'more bytes than the max-min share gives (smpi\'s bandwidth factor, 1.087 for 5776 to 9375 B in SimGrid\'s ' +
+        'default table), or a bandwidth profile raised the link above its nominal bandwidth.'));
+    // A run whose phases switch models draws the offered load too (their carried bytes are not merged).
+    const shares = /\b(flow|smpi|packet)\b/.test(run.result.model);
     if (offered)
-      parent.appendChild(element('p', 'note', 'The ' + run.result.model + ' model does not share links: this is the ' +
+      parent.appendChild(element('p', 'note', (shares ? 'The phases of this run do not add up to one carried-bytes ' +
+        'timeline: this is the ' : 'The ' + run.result.model + ' model does not share links: this is the ') +
         'offered load, the bytes routed over each link per bin against its bandwidth. Above 100 %, more was sent ' +
         'than the link could carry; a model that shares links (--cfg network/model=flow or packet) spreads it out.'));
     const format = s.share ? (v) => decimal.format(v) + ' %' : (v) => formatBytes(v) + '/s';
@@ -682,6 +702,39 @@
         off.map((h) => h.name + ' ' + formatTime(h.off_s * 1e12)).join(', ') + '.'));
   }
 
+  // Each host's mean power per time bin (stats energy.power): the hosts with the most energy, and
+  // the total of all hosts on the right axis. Bin k covers [k x bin, (k + 1) x bin) within the run,
+  // so a line's area is its host's energy (energy/power_timeline.hpp).
+  function drawPower(run, i, parent) {
+    if (needsTraceOut(run, parent, 'power timeline')) return;
+    const p = run.stats.energy && run.stats.energy.power;
+    if (!p || !p.bin_ps || !p.total || p.total.watts.length === 0) {
+      parent.appendChild(element('p', 'note', 'No power timeline in this file (written before simfab drew one).'));
+      return;
+    }
+    const hosts = p.hosts.slice(0, shownLinks);
+    const middle = (k) => ((k * p.bin_ps + Math.min((k + 1) * p.bin_ps, p.end_ps)) / 2) / timeUnit.ps;
+    const points = (s) => s.watts.map((w, k) => [middle(k), w]);
+    parent.appendChild(element('p', 'note', 'Mean power per ' + formatTime(p.bin_ps) + ' bin of the ' + hosts.length +
+      ' hosts that used the most energy (of ' + integer.format(energyHosts(run).length) + '), and of all hosts ' +
+      'together (right axis): each line\'s area is its energy, ' + formatEnergy(p.total.energy_j) + ' in all. ' +
+      'Idle power, computation, busy-waiting ranks (energy/polling=busy) and hosts switched off are drawn as they ' +
+      'happened; a C-state\'s saving is spread evenly over its idle period (exact energy, the period\'s mean power).'));
+    const watts = (v) => decimal.format(v) + ' W';
+    chart(parent, 'power', i, 340, {
+      tooltip: { trigger: 'axis', valueFormatter: watts },
+      legend: { type: 'scroll', top: 0 },
+      grid: { left: 76, right: 76, top: 40, bottom: 56 },
+      xAxis: timeAxis(28),
+      yAxis: [Object.assign({ type: 'value', min: 0, axisLabel: { formatter: watts } }, axisName('power per host', 60)),
+        Object.assign({ type: 'value', min: 0, axisLabel: { formatter: watts }, splitLine: { show: false } },
+          axisName('all hosts', 60))],
+      series: hosts.map((h) => ({ type: 'line', name: h.name, data: points(h), showSymbol: false, step: 'middle',
+        lineStyle: { width: 1.5 } })).concat([{ type: 'line', name: 'all hosts', yAxisIndex: 1, data: points(p.total),
+        showSymbol: false, step: 'middle', lineStyle: { width: 2, type: 'dashed' }, itemStyle: { color: '#555' } }]),
+    });
+  }
+
   // ---------------------------------------------------------------- the page
 
   // The largest value of f over the runs, rounded up to a round multiple of a power of ten: a
@@ -745,6 +798,9 @@
       eachRun(section('Energy per host', 'Energy each host consumed over the run, idle power included.', true),
         (run, i, p) => drawEnergy(run, i, p, energyMax));
     }
+    if (runs.some((r) => r.stats.energy && r.stats.energy.power))
+      eachRun(section('Power over time', 'The power the hosts drew, per time bin: where the energy went, and when.',
+        true), drawPower);
 
     window.addEventListener('resize', () => report.charts.forEach((c) => c.instance.resize()));
     report.ready = true;

@@ -256,6 +256,7 @@ void FlowNetwork::ensure_wakeup() {
 
 void FlowNetwork::complete(SimTime now, uint32_t id) {
   Transfer& t = transfers_[id];
+  record_segment(t, t.remaining, now);
   system_.remove_flow(t.flow);
   flow_owner_[static_cast<size_t>(t.flow)] = kNone;
   for (uint32_t k = 0; k < t.forward; ++k) {
@@ -309,7 +310,9 @@ void FlowNetwork::solve(SimTime now) {
     Transfer& t = transfers_[id];
     const double rate = system_.rate(f) * t.factor;
     if (rate == t.rate) continue;
-    t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
+    const double remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
+    record_segment(t, t.remaining - remaining, now);
+    t.remaining = remaining;
     t.since = now;
     t.rate = rate;
     schedule_completion(now, id);
@@ -324,6 +327,13 @@ void FlowNetwork::schedule_completion(SimTime now, uint32_t id) {
   if (when == SimTime::never())
     throw InputError(SourceLoc{}, "simulated time overflows 64-bit picoseconds: a message takes too long");
   completions_.set(id, when);
+}
+
+void FlowNetwork::record_segment(const Transfer& t, double bytes, SimTime now) {
+  for (uint32_t k = 0; k < t.forward; ++k) {
+    const LinkId l = link_state_[static_cast<size_t>(t.route[k])].link;
+    if (l >= 0) carried_.add(static_cast<size_t>(l), bytes, t.since, now);  // -1: the model's loopback
+  }
 }
 
 NetworkStats FlowNetwork::statistics() const {
@@ -350,6 +360,12 @@ NetworkStats FlowNetwork::statistics() const {
     u.flows = s->flows;
     st.links.push_back(std::move(u));
   }
+  st.carried = carried_.series([&](size_t l, CarriedSeries& s) {
+    const Link& link = platform_.link(static_cast<LinkId>(l));
+    s.name = link.name;
+    s.bandwidth_Bps = link.bandwidth_Bps;
+    s.fatpipe = link.sharing == LinkSharing::kFatpipe;
+  });
   return st;
 }
 

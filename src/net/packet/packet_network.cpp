@@ -378,6 +378,7 @@ void PacketNetwork::send(LinkId o, size_t request, int high, SimTime now) {
   c.bytes += p.bytes;
   pending_[static_cast<size_t>(o)] -= p.blocks;
   c.busy += e - now;
+  carried_.add(static_cast<size_t>(o), p.bytes, now, e);
   ++packet_hops_;
   engine_.schedule(p.head_ready, kinds_.own, kHead << kEvShift | uint64_t{p.hop} << 32 | pid);
   engine_.schedule(e, kinds_.own, kOutFree << kEvShift | static_cast<uint64_t>(o));
@@ -696,8 +697,7 @@ NetworkStats PacketNetwork::statistics() const {
     if (c.packets == 0) continue;
     LinkUsage u;
     u.name = link_name(static_cast<LinkId>(l));
-    const Link& k = platform_.link(static_cast<LinkId>(l / 2));
-    u.bandwidth_Bps = p_.link_ps_per_byte > 0 ? 1e12 / p_.link_ps_per_byte : k.bandwidth_Bps;  // nominal
+    u.bandwidth_Bps = nominal_bandwidth(l);
     u.bytes = static_cast<double>(c.bytes);
     u.busy = c.busy;
     u.flows = c.packets;
@@ -710,7 +710,15 @@ NetworkStats PacketNetwork::statistics() const {
     st.links.push_back(std::move(u));
   }
   queue_series(st, end);
+  st.carried = carried_.series([&](size_t l, CarriedSeries& s) {
+    s.name = link_name(static_cast<LinkId>(l));
+    s.bandwidth_Bps = nominal_bandwidth(l);
+  });
   return st;
+}
+
+double PacketNetwork::nominal_bandwidth(size_t port) const {
+  return p_.link_ps_per_byte > 0 ? 1e12 / p_.link_ps_per_byte : platform_.link(static_cast<LinkId>(port / 2)).bandwidth_Bps;
 }
 
 }  // namespace simfab::packet

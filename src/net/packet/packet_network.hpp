@@ -65,6 +65,11 @@
 // Deadlock. If the event queue drains with packets still in the fabric, stuck() finds the cycle of
 // full buffers (each head waits for credits of the next channel of its route) and names its links.
 //
+// Carried bytes over time (NetworkStats::carried, net/link_bytes_timeline.hpp): each packet hop
+// records its b bytes over its serialisation [s, e) on its port, e - s >= ceil(b x ps-per-byte):
+// a port sends one packet at a time, so the bytes per bin never exceed the port's bandwidth
+// (utilisation <= 100 %), and they sum to the port's bytes.
+//
 // Events: one per packet hop (head ready), one per output busy period, one per credit update batch
 // and one per sink packet; all on EventKind::kNetwork, with no virtual call per flit.
 // Memory: ~48 B per packet in flight, ~90 B per message in flight plus its route, and per link
@@ -227,6 +232,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   SimTime flit_hop(const Chan& c, uint32_t pid, SimTime start, bool from_switch);
   void check_credits() const;
   void queue_series(NetworkStats& st, SimTime end) const;
+  double nominal_bandwidth(size_t port) const;  // packet/link-ps-per-byte, else the link's
   // Channel c is direction c % 2 of platform link c / 2 (1: a half-duplex link crossed backwards).
   std::string link_name(LinkId c) const { return platform_.link(c / 2).name + (c % 2 ? " (reverse)" : ""); }
   uint32_t inputs() const { return static_cast<uint32_t>(chans_.size()); }
@@ -274,6 +280,7 @@ class PacketNetwork final : public Network, private EventHandler, private LinkLo
   bool profile_armed_ = false;    // a kProfile event is pending
   uint64_t npackets_ = 0;
   uint64_t packet_hops_ = 0;
+  LinkBytesTimeline carried_;  // per port (channel): bytes serialised per bin (one packet at a time)
 };
 
 }  // namespace simfab::packet

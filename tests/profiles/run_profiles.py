@@ -129,6 +129,17 @@ with tempfile.TemporaryDirectory() as d:
     j, code, se = span(rr, "send.txt", "flow")
     check("flow: a message in flight moves to R2 when L1 turns off", j is not None and j["makespan_ps"] == 1508000000000
           and j["network"]["reroutes"] == 1, "1.508 s, 1 reroute", j["makespan_ps"] if j else (code, se))
+    # The carried-bytes timeline (--stats) splits the message where it was rerouted.
+    code, so, se = run(["run", "--platform", rr, "--hostfile", "hosts.txt", "--trace", "send.txt", "--cfg",
+                        "network/model=flow", "--quiet", "--stats", os.path.join(d, "st")])
+    carried = {}
+    if code == 0:
+        import csv
+        for row in csv.DictReader(open(os.path.join(d, "st", "link_timeline.csv"))):
+            carried[row["link"]] = carried.get(row["link"], 0) + float(row["bytes"])
+    check("flow: L1, L2 carried 4.98 MB and L3, L4 5.02 MB", len(carried) == 4 and all(
+        abs(carried.get(l, 0) - want) < 1e-3 for l, want in
+        (("L1", 4.98e6), ("L2", 4.98e6), ("L3", 5.02e6), ("L4", 5.02e6))), "4.98/5.02 MB", (carried, se))
     j, code, se = span(rr, "midsend.txt", "flow")
     check("flow: a message departing while L1 is off takes R2", j is not None and j["makespan_ps"] == 754000000000,
           "0.754 s", j["makespan_ps"] if j else (code, se))

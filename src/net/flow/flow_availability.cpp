@@ -107,7 +107,9 @@ void FlowNetwork::reroute(SimTime now, uint32_t id, ConstraintId c) {
   ++reroutes_;
   const bool sharing = t.stage == Stage::kSharing;
   if (sharing) {
-    t.remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
+    const double remaining = std::max(0.0, t.remaining - t.rate * (now - t.since).seconds());
+    record_segment(t, t.remaining - remaining, now);  // over the old route, which it leaves
+    t.remaining = remaining;
     system_.remove_flow(t.flow);
     flow_owner_[static_cast<size_t>(t.flow)] = kNone;
     if (completions_.contains(id)) completions_.erase(id);

@@ -14,6 +14,7 @@
 
 #include "cli_options.hpp"
 #include "core/engine.hpp"
+#include "core/executable_dir.hpp"
 #include "hybrid/hybrid_simulator.hpp"
 #include "hybrid_options.hpp"
 #include "nic/nic_registry.hpp"
@@ -22,12 +23,6 @@
 namespace simfab {
 
 namespace {
-
-std::string exe_dir() {
-  std::error_code ec;
-  const auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
-  return ec ? std::string(".") : self.parent_path().string();
-}
 
 // The launcher: $SIMFAB_MPIRUN, else mpirun on the PATH.
 std::string launcher() {
@@ -133,7 +128,7 @@ int cmd_hybrid(const std::vector<std::string>& args) {
   const std::vector<HostId> rank_host = map_ranks(o.in, platform, np, args[i]);
   hybrid::check_hybrid_config(platform, cfg);
 
-  const std::string dir = exe_dir();
+  const std::string dir = executable_dir();
   const std::string lib = dir + "/libsimfab-hybrid.so", sim = dir + "/simfab-hybrid-sim";
   for (const std::string& f : {lib, sim})
     if (access(f.c_str(), R_OK) != 0)

@@ -7,13 +7,20 @@
 // runs only the missing points. A failed point is a row with its status and error; the sweep goes
 // on and exits 0 when every point has a row (2: a bad spec, or an output of another sweep).
 // --dry-run lists the points, each "done" or "to run", and runs nothing.
+//
+// Under an MPI launcher (`mpirun -np K simfab sweep ...`, srun; sweep/mpi_launch.hpp) simfab
+// replaces itself with simfab-sweep-mpi, which calls this with `mpi` set: process 0 does all of
+// the above but hands the points to processes 1..K-1 on demand (sweep/distributed_sweep.hpp), each
+// running -j of them at a time (default 1: start one process per core); the CSV is the same.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "sweep/sweep_transport.hpp"
+
 namespace simfab {
 
-int cmd_sweep(const std::vector<std::string>& args);
+int cmd_sweep(const std::vector<std::string>& args, SweepTransport* mpi = nullptr);
 
 }  // namespace simfab

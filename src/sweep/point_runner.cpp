@@ -46,7 +46,8 @@ int available_cores() {
   return static_cast<int>(std::max(1L, ::sysconf(_SC_NPROCESSORS_ONLN)));
 }
 
-PointRunner::PointRunner(int jobs, double timeout_s) : jobs_(jobs), timeout_s_(timeout_s) {
+PointRunner::PointRunner(int jobs, double timeout_s, std::string executable)
+    : jobs_(jobs), timeout_s_(timeout_s), executable_(std::move(executable)) {
   SIMFAB_CHECK(jobs >= 1, "a sweep runs at least one point at a time");
   const char* tmp = std::getenv("TMPDIR");
   std::string pattern = std::string(tmp && *tmp ? tmp : "/tmp") + "/simfab-sweep.XXXXXX";
@@ -102,9 +103,11 @@ void PointRunner::start(size_t index, const Arguments& arguments) {
     ::dup2(null_fd, 0);
     ::dup2(null_fd, 1);
     ::dup2(err_fd, 2);
-    ::execv("/proc/self/exe", argv.data());
-    const char msg[] = "simfab: cannot run /proc/self/exe for a sweep point\n";
+    ::execv(executable_.c_str(), argv.data());
+    const char msg[] = "simfab: cannot run the simfab executable for a sweep point: ";
     [[maybe_unused]] ssize_t n = ::write(2, msg, sizeof msg - 1);
+    n = ::write(2, executable_.c_str(), executable_.size());
+    n = ::write(2, "\n", 1);
     ::_exit(127);
   }
   ::close(err_fd);
@@ -131,11 +134,25 @@ PointOutcome PointRunner::finish(Child& c, int status) {
 
 bool PointRunner::run(std::span<const size_t> todo, const Arguments& arguments, const OnDone& on_done,
                       const OnTick& on_tick) {
-  using Clock = std::chrono::steady_clock;
   size_t next = 0;
+  const Next from_list = [&]() -> std::optional<size_t> {
+    if (next == todo.size()) return std::nullopt;
+    return todo[next++];
+  };
+  return run_from(from_list, arguments, on_done, on_tick);
+}
+
+bool PointRunner::run_from(const Next& next, const Arguments& arguments, const OnDone& on_done, const OnTick& on_tick) {
+  using Clock = std::chrono::steady_clock;
+  bool more = true;
   auto last_tick = Clock::now();
-  while (next < todo.size() || !running_.empty()) {
-    while (static_cast<int>(running_.size()) < jobs_ && next < todo.size()) start(todo[next++], arguments);
+  while (more || !running_.empty()) {
+    while (more && static_cast<int>(running_.size()) < jobs_) {
+      const std::optional<size_t> p = next();
+      if (p) start(*p, arguments);
+      else more = false;
+    }
+    if (running_.empty()) break;
     // Sleep until a point ends, a deadline passes or the progress line is due.
     const auto now = Clock::now();
     auto wake = last_tick + std::chrono::milliseconds(500);

@@ -2,7 +2,8 @@
 // `jobs` at a time, so that a point that crashes, deadlocks, runs out of memory or has bad input
 // ends that point only. Both `simfab sweep` and the short form `simfab run --sweep` run here.
 //
-// Each point is `/proc/self/exe ARGS...` (the same binary, even if the file is replaced meanwhile):
+// Each point is `/proc/self/exe ARGS...` (the same binary, even if the file is replaced meanwhile;
+// simfab-sweep-mpi names its sibling simfab instead):
 // standard input and output are /dev/null, standard error goes to a file, and the point writes its
 // JSON result (--json) into a private temporary directory ($TMPDIR or /tmp, simfab-sweep.XXXXXX).
 // When a point ends, on_done hears, in the order the points finish: its exit status (or signal),
@@ -21,10 +22,8 @@
 // measures the overhead), plus reading its JSON. Memory: O(jobs). Thread-safety: none; one
 // runner per sweep, used from one thread.
 //
-// Part 2 of issue 31 (not here yet): under mpirun/srun, this is where a launcher plugs in. Rank 0
-// would hand out point indices on demand (dynamic load balancing: MPI_Recv from any worker, reply
-// with the next index) and gather each PointOutcome; every rank would run its points through a
-// PointRunner with jobs = its cores. The CSV stays rank 0's, in grid order, as now.
+// Under mpirun/srun (sweep/distributed_sweep.hpp) every worker process runs its points here, taking
+// them one at a time from rank 0 through run_from's `next`: dynamic load balancing.
 #pragma once
 
 #include <sys/types.h>
@@ -32,6 +31,7 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -54,15 +54,20 @@ class PointRunner {
   // A point ended; return false to stop the sweep (the points still running are killed).
   using OnDone = std::function<bool(size_t index, PointOutcome& outcome)>;
   using OnTick = std::function<void()>;
+  // The next point to start, or nullopt when there is none: asked each time a slot is free.
+  using Next = std::function<std::optional<size_t>()>;
 
-  // REQUIRES: jobs >= 1. Creates the temporary directory (InputError when it cannot).
-  PointRunner(int jobs, double timeout_s);
+  // REQUIRES: jobs >= 1. Creates the temporary directory (InputError when it cannot). `executable`:
+  // the simfab binary the points run.
+  PointRunner(int jobs, double timeout_s, std::string executable = "/proc/self/exe");
   ~PointRunner();  // kills and reaps the points still running, removes the temporary directory
   PointRunner(const PointRunner&) = delete;
   PointRunner& operator=(const PointRunner&) = delete;
 
   // Runs the points `todo`, starting them in that order. Returns false when on_done stopped it.
   bool run(std::span<const size_t> todo, const Arguments& arguments, const OnDone& on_done, const OnTick& on_tick);
+  // The same, with the points supplied one at a time by `next` (not called again once it said none).
+  bool run_from(const Next& next, const Arguments& arguments, const OnDone& on_done, const OnTick& on_tick);
 
  private:
   struct Child {
@@ -79,6 +84,7 @@ class PointRunner {
 
   int jobs_;
   double timeout_s_;
+  std::string executable_;
   std::string dir_;
   std::vector<Child> running_;
 };

@@ -9,7 +9,8 @@
 #          simfab, its start-up, loading the inputs, writing and reading the JSON, the checkpoint);
 #   grid   the 3 x 4 grid of tests/sweep (network/model x loggops/G on cluster16 + stencil16),
 #          repeated R times.
-# Each runs at -j1 and -j2 from an empty CSV. Reported: points/min, and the overhead per point at
+# Each runs at -j1 and -j2 from an empty CSV, and under `mpirun -np 2` and `-np 3` (one and two
+# worker processes; simfab-sweep-mpi) when Open MPI is installed. Reported: points/min, and the overhead per point at
 # -j1: the sweep's wall time per point minus the point's own wall time inside one process (the
 # wall_s of a single `simfab run --json`, parsing included), i.e. what running it as a separate
 # process under the sweep adds. The target (issue 31): under 50 ms per point.
@@ -76,7 +77,22 @@ row() {  # NAME SPEC POINTS INPROCESS_WALL "ALONE_WALL ALONE_CPU"
       echo "| $name | $points | -j2 | $w | $(awk -v s="$w" -v n="$points" 'BEGIN { printf "%.0f", n / s * 60 }') | $(ms "$per_w") | | | | $(ms "$per_c") |"
     fi
   done
+  # Under mpirun (simfab-sweep-mpi): process 0 hands out the points, K-1 workers run one each.
+  [ -n "$MPIRUN" ] || return 0
+  local np
+  for np in 2 3; do
+    rm -f "$TMP/out.csv"
+    read -r w c < <(timed "$MPIRUN" -np $np "$SIMFAB" sweep "$spec" -o "$TMP/out.csv" --quiet)
+    [ "$(($(wc -l < "$TMP/out.csv") - 1))" = "$points" ] || { echo "sweep_bench.sh: $name mpirun -np $np: not $points rows" >&2; exit 1; }
+    echo "| $name | $points | mpirun -np $np ($((np - 1)) worker$([ $np -gt 2 ] && echo s)) | $w | $(awk -v s="$w" -v n="$points" 'BEGIN { printf "%.0f", n / s * 60 }') | $(ms "$(awk -v s="$w" -v n="$points" 'BEGIN { print s / n }')") | | | | $(ms "$(awk -v s="$c" -v n="$points" 'BEGIN { print s / n }')") |"
+  done
 }
+MPIRUN=""
+if command -v mpirun > /dev/null && [ -x "$BUILD/simfab-sweep-mpi" ]; then
+  MPIRUN=$(command -v mpirun)
+  export OMPI_MCA_plm=isolated OMPI_MCA_btl=self,vader OMPI_MCA_rmaps_base_oversubscribe=1
+  [ "$(id -u)" = 0 ] && export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+fi
 
 echo "load average before: $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) cores"
 echo

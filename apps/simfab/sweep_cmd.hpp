@@ -1,5 +1,5 @@
 // `simfab sweep SPEC.yaml -o results.csv [-j N] [--progress MODE] [--retry-failed] [--dry-run] [--quiet]`
-// (issue 31, the local half): every point of the spec (sweep/sweep_spec.hpp) runs as its own
+// (issue 31): every point of the spec (sweep/sweep_spec.hpp) runs as its own
 // simfab process (sweep/point_runner.hpp), N at a time (default: the cores this process may use);
 // the results table (sweep/sweep_results.hpp) is rewritten atomically after each point (at most
 // once per 20 times the last write took, so a 100,000-point table does not cost quadratic time;

@@ -6,7 +6,8 @@
 #include <cmath>
 #include <fstream>
 #include <functional>
-#include <map>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "core/csv.hpp"
 #include "core/error.hpp"
@@ -77,8 +78,9 @@ SweepAxis make_axis(std::string name, const std::vector<std::vector<std::string>
   SweepAxis axis;
   axis.name = std::move(name);
   std::vector<std::string> seen;  // distinct values, first appearance first
+  std::unordered_set<std::string_view> known;
   for (const auto& row : rows)
-    if (std::find(seen.begin(), seen.end(), row[col]) == seen.end()) seen.push_back(row[col]);
+    if (known.insert(row[col]).second) seen.push_back(row[col]);
   const bool any_set = std::any_of(seen.begin(), seen.end(), [](const std::string& v) { return !v.empty(); });
   for (const Quantity& q : quantities()) {
     if (!any_set) break;
@@ -105,7 +107,7 @@ SweepAxis make_axis(std::string name, const std::vector<std::vector<std::string>
     break;
   }
   if (!axis.numeric) axis.values = std::move(seen);
-  std::map<std::string, uint32_t> index;
+  std::unordered_map<std::string_view, uint32_t> index;
   for (size_t i = 0; i < axis.values.size(); ++i) index.emplace(axis.values[i], static_cast<uint32_t>(i));
   for (const auto& row : rows) axis.index.push_back(index.at(row[col]));
   return axis;

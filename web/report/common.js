@@ -5,6 +5,7 @@
 //   formatTime(ps), formatBytes(bytes), formatEnergy(joules), formatPercent(fraction)
 //                            "20.33 ms", "40 MiB", "1.2 kJ", "45 %" ("–" for a missing value)
 //   element(tag, className, text)   a new DOM element
+//   escapeHtml(text)         text made safe inside the HTML of a chart's tooltip
 //   axisName(name, gap)      an ECharts axis name, centred along the axis, in the muted colour
 //   makeChart(registry, parent, kind, run, height, option)
 //                            an ECharts instance in a new .chart container of `height` pixels,
@@ -54,6 +55,11 @@ window.simfabCommon = (function () {
     return e;
   }
 
+  function escapeHtml(text) {
+    const entities = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+    return String(text).replace(/[&<>"']/g, (c) => entities[c]);
+  }
+
   function axisName(name, gap) {
     return { name, nameLocation: 'middle', nameGap: gap, nameTextStyle: { color: '#52606d', fontSize: 12 } };
   }
@@ -70,5 +76,6 @@ window.simfabCommon = (function () {
     return instance;
   }
 
-  return { integer, decimal, unitFor, formatTime, formatBytes, formatEnergy, formatPercent, element, axisName, makeChart };
+  return { integer, decimal, unitFor, formatTime, formatBytes, formatEnergy, formatPercent, element, escapeHtml, axisName,
+    makeChart };
 })();

@@ -27,7 +27,8 @@
   const axes = sweep.axes;
   const results = sweep.results;
   const report = (window.simfabReport = { charts: [], ready: false });
-  const { integer, decimal, formatTime, formatBytes, formatEnergy, element, axisName, makeChart } = window.simfabCommon;
+  const { integer, decimal, formatTime, formatBytes, formatEnergy, element, escapeHtml, axisName, makeChart } =
+    window.simfabCommon;
   const main = document.getElementById('report');
   const failedColour = '#b42318';
   const heatColours = ['#f7fbff', '#c6dbef', '#6baed6', '#2171b5', '#08306b'];
@@ -194,10 +195,11 @@
       tooltip: Object.assign({}, tooltip, {
         formatter: (q) => {
           const p = Number(q.name);
-          if (q.componentType === 'markLine') return q.seriesName + '<br>' + pointText(p) + '<br>' + failureText(p);
           const v = c.values[p];
-          return pointText(p) + '<br>' + c.name + ': ' +
-            (sweep.status[p] !== 'ok' ? failureText(p) : v === null ? 'no value' : formatValue(v, c.unit));
+          const lines = q.componentType === 'markLine' ? [q.seriesName, pointText(p), failureText(p)]
+            : [pointText(p), c.name + ': ' + (sweep.status[p] !== 'ok' ? failureText(p)
+              : v === null ? 'no value' : formatValue(v, c.unit))];
+          return lines.map(escapeHtml).join('<br>');
         },
       }),
       legend: { type: 'scroll', top: 0 },
@@ -240,8 +242,8 @@
       tooltip: Object.assign({}, tooltip, {
         formatter: (q) => {
           const p = Number(q.name);
-          return pointText(p) + '<br>' + c.name + ': ' +
-            (sweep.status[p] !== 'ok' ? failureText(p) : formatValue(c.values[p], c.unit));
+          return escapeHtml(pointText(p)) + '<br>' + escapeHtml(c.name + ': ' +
+            (sweep.status[p] !== 'ok' ? failureText(p) : formatValue(c.values[p], c.unit)));
         },
       }),
       grid: { left: 110, right: 130, top: 20, bottom: 60 },

@@ -21,7 +21,9 @@ set(_simfab_echarts ${SIMFAB_ECHARTS_JS})
 set(_simfab_report_assets
     report_html ${_simfab_web}/report/report.html
     report_css ${_simfab_web}/report/report.css
-    report_js ${_simfab_web}/report/report.js)
+    report_js ${_simfab_web}/report/report.js
+    sweep_js ${_simfab_web}/report/sweep.js
+    common_js ${_simfab_web}/report/common.js)
 if(EXISTS ${_simfab_echarts})
   list(APPEND _simfab_report_assets echarts_js ${_simfab_echarts})
   set_property(SOURCE ${PROJECT_SOURCE_DIR}/src/report/html_assets.cpp APPEND PROPERTY

@@ -69,7 +69,8 @@ int cmd_report(const std::vector<std::string>& args) {
   });
   if (report.inputs.empty() || report.inputs.size() > 2)
     throw usage_error("give one run to report, or two to compare: files written by `simfab run ... --trace-out FILE`, "
-                      "or OTF2 archives (a measured run: ARCHIVE.otf2)");
+                      "or OTF2 archives (a measured run: ARCHIVE.otf2); or a sweep's results (simfab sweep ... -o "
+                      "RESULTS.csv)");
   if (report.output.empty()) throw usage_error("give the output file: -o REPORT.html");
   if (!html_assets::have_echarts()) {
     std::cerr << "simfab report: this simfab was built without its chart library (web/node_modules/echarts "

@@ -12,20 +12,25 @@ std::string csv_field(std::string_view s) {
   return out + "\"";
 }
 
-std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& name) {
+std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& name,
+                                                std::vector<int>* record_lines) {
   std::vector<std::vector<std::string>> records;
   std::vector<std::string> record;
   std::string field;
-  int line = 1;
+  int line = 1, record_line = 1;
   size_t i = 0;
   auto end_record = [&] {
     record.push_back(std::move(field));
     field.clear();
-    if (record.size() > 1 || !record[0].empty()) records.push_back(std::move(record));
+    if (record.size() > 1 || !record[0].empty()) {
+      records.push_back(std::move(record));
+      if (record_lines) record_lines->push_back(record_line);
+    }
     record.clear();
   };
   while (i < text.size()) {
     const char c = text[i];
+    if (record.empty() && field.empty()) record_line = line;
     if (c == '"' && field.empty()) {  // a quoted field, up to its closing quote
       const int start = line;
       ++i;

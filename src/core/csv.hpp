@@ -24,6 +24,8 @@ std::string csv_field(std::string_view s);
 
 // The records of `text` (named `name` in errors), each a list of fields; blank lines are skipped.
 // Throws InputError at the line where a quoted field is left open or text follows its closing quote.
-std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& name);
+// With `record_lines`, it receives the line (from 1) each record starts on, for the caller's errors.
+std::vector<std::vector<std::string>> parse_csv(std::string_view text, const std::string& name,
+                                                std::vector<int>* record_lines = nullptr);
 
 }  // namespace simfab

@@ -9,6 +9,8 @@
 SIMFAB_DECLARE_ASSET(report_html)
 SIMFAB_DECLARE_ASSET(report_css)
 SIMFAB_DECLARE_ASSET(report_js)
+SIMFAB_DECLARE_ASSET(sweep_js)
+SIMFAB_DECLARE_ASSET(common_js)
 #ifdef SIMFAB_HAVE_ECHARTS
 SIMFAB_DECLARE_ASSET(echarts_js)
 #endif
@@ -28,5 +30,7 @@ std::string_view echarts_js() { return {}; }
 std::string_view report_html() { return SIMFAB_ASSET_VIEW(report_html); }
 std::string_view report_css() { return SIMFAB_ASSET_VIEW(report_css); }
 std::string_view report_js() { return SIMFAB_ASSET_VIEW(report_js); }
+std::string_view sweep_js() { return SIMFAB_ASSET_VIEW(sweep_js); }
+std::string_view common_js() { return SIMFAB_ASSET_VIEW(common_js); }
 
 }  // namespace simfab::html_assets

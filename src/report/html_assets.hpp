@@ -6,7 +6,9 @@
 // views. The assets are:
 //   report_html  web/report/report.html: the page template ({{NAME}} placeholders, see html_report)
 //   report_css   web/report/report.css
+//   common_js    web/report/common.js: what both pages' scripts share (formats, elements, charts)
 //   report_js    web/report/report.js: the chart code, reading the run data embedded in the page
+//   sweep_js     web/report/sweep.js: a sweep's page instead (the sweep results panel)
 //   echarts_js   web/node_modules/echarts/dist/echarts.min.js (Apache ECharts, from npm)
 // ECharts is only there when it was installed at configure time (scripts/install-deps.sh runs
 // `npm ci` in web/); without it the build defines no SIMFAB_HAVE_ECHARTS, have_echarts() is false
@@ -25,5 +27,7 @@ std::string_view echarts_js();
 std::string_view report_html();
 std::string_view report_css();
 std::string_view report_js();
+std::string_view sweep_js();
+std::string_view common_js();
 
 }  // namespace simfab::html_assets

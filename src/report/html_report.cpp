@@ -1,4 +1,4 @@
-// `simfab report` (see html_report.hpp): trace-out files -> the page's data -> the page.
+// `simfab report` (see html_report.hpp): trace-out files (or a sweep's CSV) -> the page's data -> the page.
 #include "report/html_report.hpp"
 
 #include <algorithm>
@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "core/mapped_file.hpp"
 #include "report/html_assets.hpp"
+#include "report/sweep_panel.hpp"
 
 namespace simfab {
 
@@ -370,18 +371,30 @@ std::string escape_script_json(std::string_view json) {
 void write_html_report(const HtmlReportOptions& options) {
   SIMFAB_CHECK(html_assets::have_echarts(), "write_html_report needs the embedded chart library");
   Json data;
-  data["runs"] = Json::array();
-  for (const std::string& path : options.inputs) data["runs"].push_back(read_run(path, options.max_slices));
-  const std::string title = options.title.empty() ? default_title(data["runs"]) : options.title;
-  data["title"] = title;
-  data["max_slices"] = options.max_slices;
+  std::string_view page_js = html_assets::report_js();
+  const auto sweep = std::find_if(options.inputs.begin(), options.inputs.end(), is_sweep_results);
+  if (sweep != options.inputs.end()) {
+    if (options.inputs.size() > 1)
+      throw InputError({*sweep}, "a sweep's results are reported alone: simfab report " + *sweep + " -o REPORT.html");
+    data["sweep"] = sweep_panel_json(read_sweep_table(*sweep));
+    data["title"] = "simfab sweep: " + std::filesystem::path(*sweep).filename().string();
+    page_js = html_assets::sweep_js();
+  } else {
+    data["runs"] = Json::array();
+    for (const std::string& path : options.inputs) data["runs"].push_back(read_run(path, options.max_slices));
+    data["title"] = default_title(data["runs"]);
+    data["max_slices"] = options.max_slices;
+  }
+  if (!options.title.empty()) data["title"] = options.title;
+  const std::string title = data["title"];
 
   const std::string page = fill_template(html_assets::report_html(), [&](std::string_view name) -> std::string {
     if (name == "TITLE") return escape_html(title);
     if (name == "VERSION") return SIMFAB_VERSION;
     if (name == "CSS") return std::string(inlinable(html_assets::report_css(), "</style"));
     if (name == "ECHARTS") return std::string(inlinable(html_assets::echarts_js(), "</script"));
-    if (name == "REPORT_JS") return std::string(inlinable(html_assets::report_js(), "</script"));
+    if (name == "COMMON_JS") return std::string(inlinable(html_assets::common_js(), "</script"));
+    if (name == "PAGE_JS") return std::string(inlinable(page_js, "</script"));
     if (name == "DATA") return escape_script_json(data.dump(-1, ' ', false, Json::error_handler_t::replace));
     check_failed("known placeholder", __FILE__, __LINE__, "unknown placeholder {{" + std::string(name) + "}}");
   });

@@ -5,8 +5,13 @@
 // chart: per rank (pid) the "X" events of the MPI track (tid 0), or, for a rank without any, its
 // CPU tracks (tid >= 1). Flow events and everything else are not kept.
 //
+// Or, alone, a sweep's results (`simfab sweep SPEC.yaml -o results.csv`), recognised by its header
+// (report/sweep_panel.hpp): the page is then the sweep results panel, drawn by web/report/sweep.js
+// from {"title", "sweep": SWEEP} (SWEEP: sweep_panel.hpp), titled "simfab sweep: results.csv".
+//
 // Output: web/report/report.html with its placeholders filled ({{TITLE}}, {{CSS}}, {{ECHARTS}},
-// {{REPORT_JS}}, {{DATA}}, {{VERSION}}): styles and scripts inlined, the runs embedded as
+// {{COMMON_JS}}, {{PAGE_JS}}: report.js, or sweep.js for a sweep, {{DATA}}, {{VERSION}}): styles
+// and scripts inlined, the runs embedded as
 //   <script type="application/json" id="simfab-data">{"title", "runs": [RUN, ...]}</script>
 // with RUN = {"file", "result", "stats", "rank_names": [...], "gantt": GANTT} and GANTT =
 //   {"categories": [...], "labels": [...], "total": slices in the trace, "shown": slices kept,
@@ -26,15 +31,15 @@
 namespace simfab {
 
 struct HtmlReportOptions {
-  std::vector<std::string> inputs;  // one run, or two to compare (the second against the first)
+  std::vector<std::string> inputs;  // one run, or two to compare (the second against the first), or a sweep's CSV
   std::string output;               // the HTML file
-  std::string title;                // empty: "simfab report: APPLICATION" or "A vs B"
+  std::string title;                // empty: "simfab report: APPLICATION", "A vs B" or "simfab sweep: FILE"
   size_t max_slices = 200000;       // Gantt slices kept per run
 };
 
 // Reads and checks every input, then writes the page atomically. An unreadable input, one that is
-// not JSON or not a trace-out file (no "simfab" object) is an InputError naming that file, and
-// nothing is written. REQUIRES html_assets::have_echarts().
+// not JSON or not a trace-out file (no "simfab" object), a bad sweep CSV or a sweep's CSV with
+// another input is an InputError naming that file, and nothing is written. REQUIRES html_assets::have_echarts().
 void write_html_report(const HtmlReportOptions& options);
 
 // `json` made safe inside <script type="application/json">: "</" -> "<\/" and "<!--" ->

@@ -14,9 +14,6 @@
 namespace simfab {
 namespace {
 
-constexpr const char* kResultColumns[] = {"makespan_ps", "makespan_s", "energy_j", "messages", "wall_s", "status",
-                                          "error"};
-
 std::string join_csv(const std::vector<std::string>& fields) {
   std::string line;
   for (size_t i = 0; i < fields.size(); ++i) line += (i ? "," : "") + csv_field(fields[i]);
@@ -57,7 +54,7 @@ std::string point_error(const PointOutcome& o) {
 SweepResults::SweepResults(const SweepSpec& spec) : spec_(spec), header_(spec.columns), rows_(spec.points.size()) {
   if (spec.repetitions > 1) header_.push_back("rep");
   keys_ = header_.size();
-  header_.insert(header_.end(), std::begin(kResultColumns), std::end(kResultColumns));
+  header_.insert(header_.end(), kSweepResultColumns.begin(), kSweepResultColumns.end());
 }
 
 std::vector<std::string> SweepResults::key_cells(size_t point) const {

@@ -20,14 +20,21 @@
 // Cost: O(points x columns) strings; write() is O(table). Thread-safety: none.
 #pragma once
 
+#include <array>
 #include <ostream>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "sweep/point_runner.hpp"
 #include "sweep/sweep_spec.hpp"
 
 namespace simfab {
+
+// The columns after the point's settings, in order: every one but the last two is a number (or
+// empty: a failed point, energy_j without power). `simfab report` recognises a sweep's CSV by them.
+inline constexpr std::array<std::string_view, 7> kSweepResultColumns = {
+    "makespan_ps", "makespan_s", "energy_j", "messages", "wall_s", "status", "error"};
 
 class SweepResults {
  public:

@@ -5,14 +5,18 @@
 // by run_report.py, lists the pages and what to expect of each:
 //   [{html, screenshot, runs: [{num_ranks, kinds: [chart kinds], slices}],
 //     matrix_max (the colour scale's maximum, shared when comparing), hover (rank 0 is busy at 40 %
-//     of the chart's width), text: [strings]}]
+//     of the chart's width), text: [strings],
+//     sweep (a sweep's page only): {series, failed_lines, cells, failed_cells, error}}]
 // Per page it fails on: any request beyond the page itself (everything must be inlined; requests are
 // also aborted, so a missing inline would show up as an error too), any console error or uncaught
 // exception, a chart container without an ECharts instance or with a blank canvas, a missing chart
 // kind, a Gantt chart whose rank rows or slices differ from the data, a heatmap whose colour scale
 // does not end at the matrix's largest byte count, no tooltip naming rank 0 when the mouse is over
-// rank 0's row (when asked), and a missing expected text (the cap notice, an escaped "</script>"). Each page is
-// saved as a full-page screenshot.
+// rank 0's row (when asked), and a missing expected text (the cap notice, an escaped "</script>").
+// A sweep's page (web/report/sweep.js) must open on its line chart with `series` lines and
+// `failed_lines` failed points marked, then, with the view switched to the heatmap, draw `cells`
+// cells of which `failed_cells` are crossed, and show a tooltip naming `error` over the first
+// crossed cell. Each page is saved as a full-page screenshot.
 // Exit status 0 when every page passes, 1 otherwise.
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -44,8 +48,42 @@ function inspectCharts() {
       rows: isGantt ? option.yAxis[0].data.length : undefined,
       slices: c.slices,
       visualMapMax: c.kind === 'matrix' ? option.visualMap[0].max : undefined,
+      series: c.series,
+      cells: c.cells,
+      failed: c.failed,
     };
   });
+}
+
+// The sweep results panel: its line chart, then its heatmap and a failed cell's tooltip.
+async function checkSweep(page, expected, fail) {
+  const lines = (await page.evaluate(inspectCharts)).find((c) => c.kind === 'sweep-lines');
+  if (!lines) return fail('the sweep page has no line chart');
+  if (lines.series !== expected.series) fail('sweep lines: ' + lines.series + ' series, not ' + expected.series);
+  if (lines.failed !== expected.failed_lines)
+    fail('sweep lines: ' + lines.failed + ' failed points marked, not ' + expected.failed_lines);
+  await page.selectOption('#sweep-view', 'heatmap');
+  await page.waitForTimeout(500);
+  const charts = await page.evaluate(inspectCharts);
+  const heatmap = charts.find((c) => c.kind === 'sweep-heatmap');
+  if (!heatmap || charts.length !== 1) return fail('switching to the heatmap: charts ' + charts.map((c) => c.kind).join(' '));
+  if (heatmap.painted < 500) fail('the sweep heatmap is blank');
+  if (heatmap.cells !== expected.cells) fail('sweep heatmap: ' + heatmap.cells + ' cells, not ' + expected.cells);
+  if (heatmap.failed !== expected.failed_cells)
+    fail('sweep heatmap: ' + heatmap.failed + ' failed cells, not ' + expected.failed_cells);
+  const at = await page.evaluate(() => {
+    const c = window.simfabReport.charts[0];
+    return c.failedCell && c.instance.convertToPixel({ xAxisIndex: 0, yAxisIndex: 0 }, c.failedCell);
+  });
+  if (!at) return fail('sweep heatmap: no crossed cell to hover');
+  const dom = await page.$('.chart[data-kind=sweep-heatmap]');
+  await dom.scrollIntoViewIfNeeded();
+  const box = await dom.boundingBox();
+  await page.mouse.move(box.x + at[0], box.y + at[1]);
+  await page.waitForTimeout(400);
+  const tip = await dom.evaluate((d) => d.innerText);
+  if (!tip.includes('failed') || !tip.includes(expected.error))
+    fail('no tooltip naming the error over a failed cell (got "' + tip + '")');
 }
 
 async function checkPage(browser, spec) {
@@ -90,6 +128,8 @@ async function checkPage(browser, spec) {
     const tip = await gantt.evaluate((dom) => dom.innerText);
     if (!/rank 0\b[\s\S]* from [\s\S]* to /.test(tip)) fail('no tooltip over the Gantt chart (got "' + tip + '")');
   }
+
+  if (spec.sweep) await checkSweep(page, spec.sweep, fail);
 
   const text = await page.evaluate(() => document.body.innerText);
   for (const t of spec.text || []) if (!text.includes(t)) fail('the page does not say "' + t + '"');

@@ -21,8 +21,14 @@ browser part, already run by the optimised build, would only repeat it).
    governor's count. Honest pictures: the flow and packet runs' link timelines are carried bytes
    (no shared link or port above its bandwidth in any bin, each series summing to the link's bytes),
    and the DVFS run's power over time integrates to each host's energy and draws a "power" chart.
+   Issue 32's sweep results panel: a real `simfab sweep` of tests/report/fixtures/pstate_sweep.yaml
+   (2 models x 3 pstates, the two pstate-12 points failing) reported as a sweep (axes numeric or
+   categorical, failed points null, the best point, the title from the CSV's name or --title, the
+   CSV under another name told by its header); bad sweep CSVs exit 2 naming file:line and write
+   nothing.
 4. check_report.mjs opens the pages in Chromium (no network) and checks every chart; screenshots
-   go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png.
+   go to BUILD_DIR/report-screenshot.png and BUILD_DIR/report-compare-screenshot.png (and
+   report-sweep-screenshot.png: the sweep's heatmap).
 Exit status 0, 1 on failure, 77 (skipped) without /usr/bin/chromium, node or web/node_modules.
 """
 import json
@@ -152,6 +158,65 @@ def check_bad_input(binary, work, run_json):
         check(p.returncode == 2 and not (work / "x.html").exists(), f"report {args}: exit {p.returncode}, {p.stderr!r}")
 
 
+SWEEP_SPEC = "tests/report/fixtures/pstate_sweep.yaml"
+SWEEP_HEADER = "network/model,energy/pstate,makespan_ps,makespan_s,energy_j,messages,wall_s,status,error\n"
+
+
+def check_sweep(binary, source, work):
+    """A real sweep -> `simfab report results.csv`: the page's sweep data, then bad sweep CSVs."""
+    p = simfab(binary, "sweep", source / SWEEP_SPEC, "-o", work / "results.csv", "-j1", "--quiet", cwd=work)
+    check(p.returncode == 0, f"simfab sweep {SWEEP_SPEC}: exit {p.returncode} {p.stderr}")
+    if p.returncode != 0:
+        return None
+    rows = [line.split(",") for line in (work / "results.csv").read_text().splitlines()[1:]]
+    page = report(binary, work, ["results.csv"], "sweep.html")
+    sweep = page.get("sweep", {})
+    check(page.get("title") == "simfab sweep: results.csv" and "runs" not in page, f"sweep page: {page.get('title')!r}")
+    check(sweep.get("points") == 6 and sweep.get("ok") == 4 and sweep.get("failed") == 2,
+          f"sweep: 6 points, 4 ok, 2 failed: {[sweep.get(k) for k in ('points', 'ok', 'failed')]}")
+    axes = sweep.get("axes", [])
+    check([(a["name"], a["numeric"], a["values"]) for a in axes] ==
+          [("network/model", False, ["loggops", "flow"]), ("energy/pstate", True, ["0", "5", "12"])],
+          f"sweep axes: {[(a['name'], a['numeric'], a['values']) for a in axes]}")
+    makespan = next((c for c in sweep.get("results", []) if c["name"] == "makespan_s"), None)
+    statuses = [r[7] for r in rows]
+    check(statuses == ["ok", "ok", "bad_input"] * 2 and sweep.get("status") == statuses, f"sweep statuses {statuses}")
+    if makespan and len(rows) == 6:
+        expected = [float(r[3]) if r[7] == "ok" else None for r in rows]
+        best = min((v, k) for k, v in enumerate(expected) if v is not None)[1]
+        check(makespan["values"] == expected and makespan["values"][2] is None, f"makespan_s: {makespan['values']}")
+        check(makespan["best"] == best == 3, f"the best makespan is flow at pstate 0 (point 3): {makespan['best']}")
+        check("has 12 pstates" in sweep["error"][2], f"the failed point's error: {sweep['error'][2]!r}")
+    titled = report(binary, work, ["results.csv"], "titled.html", "--title", "BSP on taurus: pstates")
+    check(titled.get("title") == "BSP on taurus: pstates", f"--title: {titled.get('title')!r}")
+    shutil.copy(work / "results.csv", work / "results.sweep")  # told by its header, whatever its name
+    check(report(binary, work, ["results.sweep"], "renamed.html").get("sweep", {}).get("points") == 6,
+          "a sweep's CSV under another name")
+
+    bad = {
+        "empty.csv": ("", "empty.csv:1: empty file: expected the results of `simfab sweep"),
+        "header.csv": ("name,time\nx,1\n", "header.csv:1: not a sweep's header"),
+        "norows.csv": (SWEEP_HEADER, "norows.csv:2: no points"),
+        "ragged.csv": (SWEEP_HEADER + "flow,0,1,1e-12,,5,0.1,ok,\nflow,5,1,1e-12,,5,0.1,ok\n",
+                       "ragged.csv:3: expected 9 fields as in the header, got 8"),
+        "nan.csv": (SWEEP_HEADER + "flow,0,1,fast,,5,0.1,ok,\n",
+                    "nan.csv:2: column makespan_s: expected a number in an ok point's row, got 'fast'"),
+    }
+    for name, (text, expected) in bad.items():
+        (work / name).write_text(text)
+        p = simfab(binary, "report", name, "-o", "bad-sweep.html", cwd=work)
+        check(p.returncode == 2 and expected in p.stderr and not (work / "bad-sweep.html").exists(),
+              f"report {name}: exit {p.returncode}, stderr {p.stderr!r}, wrote {(work / 'bad-sweep.html').exists()}")
+    p = simfab(binary, "report", "results.csv", "run.json", "-o", "bad-sweep.html", cwd=work)
+    check(p.returncode == 2 and "reported alone" in p.stderr and not (work / "bad-sweep.html").exists(),
+          f"a sweep with a run: exit {p.returncode}, {p.stderr!r}")
+    check(not list(work.glob("*.tmp.*")), f"temporary files left: {list(work.glob('*.tmp.*'))}")
+    p = simfab(binary, "report", "--help", cwd=work)
+    check(p.returncode == 0 and "simfab report RESULTS.csv" in p.stdout and "heatmap" in p.stdout,
+          f"simfab report --help documents the sweep: {p.stdout!r}")
+    return page
+
+
 def main():
     binary, source, build = sys.argv[1], Path(sys.argv[2]).resolve(), Path(sys.argv[3]).resolve()
     browser_wanted = "--no-browser" not in sys.argv[4:]
@@ -230,6 +295,7 @@ def main():
                   for t in tracks),
               f"the pstate tracks: 16 hosts, steps from 0 in time order, as many changes as the governor made "
               f"({governor}): {[(t['host'], t['changes'], len(t['steps'])) for t in tracks][:4]}")
+    sweep_page = check_sweep(binary, source, work)
     listed_page = report(binary, work, ["listed.json"], "listed.html")
     check(listed_page.get("title") == "simfab report: cg8/list", f"a list named 'list' is titled by its folder: "
           f"{listed_page.get('title')!r}")
@@ -251,6 +317,12 @@ def main():
         expectations(dvfs_page, work / "dvfs.html", build / "report-dvfs-screenshot.png",
                      ["Pstates over time", "Power over time", "each line's area is its energy"], hover=False),
     ]
+    if sweep_page:  # lines per model against the numeric pstate axis, then the 2 x 3 heatmap
+        pages.append({"html": str(work / "sweep.html"), "screenshot": str(build / "report-sweep-screenshot.png"),
+                      "runs": [], "matrix_max": 0, "hover": False,
+                      "text": ["Sweep results", "Failed points", "lowest makespan_s", "has 12 pstates"],
+                      "sweep": {"series": 2, "failed_lines": 2, "cells": 6, "failed_cells": 2,
+                                "error": "has 12 pstates"}})
     (work / "pages.json").write_text(json.dumps(pages, indent=1))
     if not browser_wanted:
         print("html_report: %s (browser part not run: --no-browser)" % ("FAILED" if failures else "ok"))

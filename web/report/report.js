@@ -12,6 +12,8 @@
 // side by side when comparing (with shared scales, so equal heights mean equal values), except the
 // Gantt chart, which is wide and gets one full-width panel per run.
 //
+// Formats, DOM and chart helpers come from common.js (window.simfabCommon), shared with sweep.js.
+//
 // For tests and curious users, window.simfabReport = {charts: [{id, kind, run, instance}], ready}.
 'use strict';
 
@@ -20,6 +22,8 @@
   const runs = data.runs;
   const comparing = runs.length > 1;
   const report = (window.simfabReport = { charts: [], ready: false });
+  const { integer, decimal, unitFor, formatTime, formatBytes, formatEnergy, formatPercent, element, axisName, makeChart } =
+    window.simfabCommon;
 
   // ---------------------------------------------------------------- colours and formatting
 
@@ -44,54 +48,12 @@
   };
   const runColours = ['#2f5d8a', '#d1603d'];
 
-  const integer = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
-  const decimal = new Intl.NumberFormat('en-US', { maximumSignificantDigits: 4 });
-
   // The unit a run's times are shown in: the largest one in which the longest makespan is >= 1.
-  const timeUnits = [['ps', 1], ['ns', 1e3], ['µs', 1e6], ['ms', 1e9], ['s', 1e12]];
-  function unitFor(ps) {
-    let unit = timeUnits[0];
-    for (const u of timeUnits) if (ps >= u[1]) unit = u;
-    return { name: unit[0], ps: unit[1] };
-  }
   const makespanMax = Math.max(...runs.map((r) => r.stats.makespan_ps || r.result.makespan_ps || 0), 1);
   const timeUnit = unitFor(makespanMax);
 
-  // "20.33 ms": a time in picoseconds, in the unit that suits it.
-  function formatTime(ps) {
-    if (ps === null || ps === undefined) return '–';
-    const u = unitFor(Math.abs(ps));
-    return decimal.format(ps / u.ps) + ' ' + u.name;
-  }
-  // "40 MiB": bytes with a binary prefix.
-  function formatBytes(bytes) {
-    if (bytes === null || bytes === undefined) return '–';
-    const prefixes = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB'];
-    let i = 0;
-    while (Math.abs(bytes) >= 1024 && i < prefixes.length - 1) {
-      bytes /= 1024;
-      ++i;
-    }
-    return (i === 0 ? integer.format(bytes) : decimal.format(bytes)) + ' ' + prefixes[i];
-  }
-  function formatEnergy(joules) {
-    if (joules === null || joules === undefined) return '–';
-    if (Math.abs(joules) >= 1e6) return decimal.format(joules / 1e6) + ' MJ';
-    if (Math.abs(joules) >= 1e3) return decimal.format(joules / 1e3) + ' kJ';
-    return decimal.format(joules) + ' J';
-  }
-  function formatPercent(fraction) {
-    return decimal.format(fraction * 100) + ' %';
-  }
-
   // ---------------------------------------------------------------- DOM helpers
 
-  function element(tag, className, text) {
-    const e = document.createElement(tag);
-    if (className) e.className = className;
-    if (text !== undefined) e.textContent = text;
-    return e;
-  }
   const main = document.getElementById('report');
 
   // A titled section with a sentence on how to read it, appended to `container` (default: the page);
@@ -125,21 +87,9 @@
   }
   // An ECharts instance in a new container of `height` pixels, registered for the tests.
   function chart(parent, kind, run, height, option) {
-    const div = element('div', 'chart');
-    div.style.height = height + 'px';
-    div.dataset.kind = kind;
-    div.dataset.run = String(run);
-    parent.appendChild(div);
-    const instance = echarts.init(div, null, { renderer: 'canvas' });
-    instance.setOption(Object.assign({ animation: false, textStyle: { fontFamily: 'system-ui, sans-serif' } }, option));
-    report.charts.push({ id: kind + '-' + run, kind, run, instance });
-    return instance;
+    return makeChart(report, parent, kind, run, height, option);
   }
 
-  // Axis defaults: a name centred along the axis, in the muted text colour.
-  function axisName(name, gap) {
-    return { name, nameLocation: 'middle', nameGap: gap, nameTextStyle: { color: '#52606d', fontSize: 12 } };
-  }
   // A time axis from 0 to the longest makespan; its end is no round number, so it gets no label.
   function timeAxis(gap) {
     return Object.assign({ type: 'value', min: 0, max: makespanMax / timeUnit.ps, axisLabel: { showMaxLabel: false } },

@@ -38,7 +38,7 @@ void parse_options(const std::vector<std::string>& args, std::span<const CliOpti
     }
     // An option that sets one thing given twice is a mistake (which one was meant?), not last-wins.
     static constexpr std::string_view kRepeatable[] = {"--cfg", "--switch", "--pcontrol", "--switch-after",
-                                                       "--mpirun-arg"};
+                                                       "--mpirun-arg", "--platform-var"};
     if (known->takes_value && std::find(std::begin(kRepeatable), std::end(kRepeatable), known->name) == std::end(kRepeatable)) {
       if (std::find(seen.begin(), seen.end(), known->name) != seen.end())
         throw usage_error("option " + std::string(known->name) + " is given twice; give it once");
@@ -74,6 +74,7 @@ double parse_speed_option(const std::string& value) {
 
 bool apply_input_option(std::string_view name, const std::string& value, SimulationInput& in, Config& cfg) {
   if (name == "--platform") in.platform_path = value;
+  else if (name == "--platform-var") in.platform_vars.push_back(parse_platform_var(value, "--platform-var"));
   else if (name == "--goal") in.goal_path = value;
   else if (name == "--trace") in.trace_path = value;
   else if (name == "--otf2") in.otf2_path = value;

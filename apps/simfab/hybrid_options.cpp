@@ -6,7 +6,7 @@ namespace simfab {
 
 void parse_hybrid_options(const std::vector<std::string>& args, HybridRunOptions& o, Config& cfg) {
   static constexpr CliOption kOptions[] = {
-      {"--platform"},  {"--hostfile"}, {"--cfg"},          {"--json"},         {"--reproducible", false},
+      {"--platform"},  {"--platform-var"}, {"--hostfile"}, {"--cfg"},          {"--json"},         {"--reproducible", false},
       {"--quiet", false}, {"--trace-out"}, {"--paje"},     {"--stats"},        {"--trace-ranks"},
       {"--trace-window"}, {"--switch"}, {"--pcontrol"},    {"--switch-after"}, {"--ti-out"}};
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {

@@ -47,14 +47,16 @@ namespace {
 
 constexpr const char* kUsage =
     "usage:\n"
-    "  simfab run [--platform FILE] (--goal FILE | --trace FILE | --otf2 FILE) [--hostfile FILE]\n"
-    "             [--cfg key=value]... [--json FILE] [--reproducible] [--quiet] [--sweep SPEC]\n"
+    "  simfab run [--platform FILE [--platform-var NAME=VALUE]...] (--goal FILE | --trace FILE | --otf2 FILE)\n"
+    "             [--hostfile FILE] [--cfg key=value]... [--json FILE] [--reproducible] [--quiet] [--sweep SPEC]\n"
     "      Predict the run of an application (a GOAL schedule, a SimGrid time-independent\n"
     "      trace, or an OTF2 archive of a real run: Score-P's traces.otf2) on a platform (YAML).\n"
     "      A GOAL schedule may run without --platform (ideal hosts).\n"
     "      --speed S         with --otf2: the traced machine's flop/s per core; the time between\n"
     "                        MPI calls becomes computation the platform's hosts run at their\n"
     "                        speed (default: fixed time)\n"
+    "      --platform-var NAME=VALUE   the value of ${NAME} in the platform file (repeatable;\n"
+    "                        ${NAME:-DEFAULT} takes DEFAULT when NAME is not given)\n"
     "      --hostfile FILE   the host of each rank: one host name (or host:count) per line, as\n"
     "                        smpirun takes it; default: rank r on the platform's host r\n"
     "      --cfg key=value   set a model parameter (simfab config --list shows them all);\n"
@@ -83,7 +85,8 @@ constexpr const char* kUsage =
     "                        format, log_0.csv, log_1.csv, ... of 10,000 rows each)\n"
     "      --progress auto|always|never   a status line on stderr (auto: when it is a terminal, and\n"
     "                        not for exec, whose program writes there too)\n"
-    "  simfab exec -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
+    "  simfab exec -np N [--platform FILE [--platform-var NAME=VALUE]...] [--hostfile FILE]\n"
+    "              [--cfg key=value]... [--json FILE]\n"
     "              [--reproducible] [--quiet] [--trace-out FILE] [--paje FILE] [--stats DIR]\n"
     "              [--trace-ranks A-B] [--trace-window T0:T1] [--progress MODE] [--portals-log DIR]\n"
     "              [--switch T:key=value,...]... [--pcontrol L:key=value,...]...\n"
@@ -98,7 +101,8 @@ constexpr const char* kUsage =
     "      --tag-output      prefix each line of the ranks' output with [1,RANK]<stdout>: or\n"
     "                        [1,RANK]<stderr>: (mpirun's --tag-output)\n"
     "      The other options are run's (--progress auto draws nothing: the program writes there).\n"
-    "  simfab hybrid -np N [--platform FILE] [--hostfile FILE] [--cfg key=value]... [--json FILE]\n"
+    "  simfab hybrid -np N [--platform FILE [--platform-var NAME=VALUE]...] [--hostfile FILE]\n"
+    "              [--cfg key=value]... [--json FILE]\n"
     "              [--quiet] [--reproducible] [--trace-out FILE] [--paje FILE] [--stats DIR]\n"
     "              [--trace-ranks A-B] [--trace-window T0:T1] [--ti-out FILE]\n"
     "              [--switch T:key=value,...]... [--pcontrol L:key=value,...]...\n"
@@ -123,7 +127,8 @@ constexpr const char* kUsage =
     "      --progress MODE   a status line with the sweep's ETA on stderr (auto: when a terminal)\n"
     "      --retry-failed    run again the points whose row is not ok\n"
     "      --dry-run         list the points, done or to run, and run nothing\n"
-  "  simfab goal --trace FILE [--platform FILE] [--hostfile FILE] [--cfg key=value]... -o FILE\n"
+  "  simfab goal --trace FILE [--platform FILE [--platform-var NAME=VALUE]...] [--hostfile FILE]\n"
+    "             [--cfg key=value]... -o FILE\n"
     "             [--quiet]\n"
     "      Export a time-independent trace as a GOAL schedule (collectives expanded with the\n"
     "      algorithms replay would use, compute turned into time with the platform's host speeds;\n"
@@ -158,6 +163,7 @@ constexpr const char* kUsage =
     "  simfab platform export FILE --format dot|json|lft [-o|--output FILE]\n"
     "      The platform's graph (Graphviz dot, JSON) or the linear forwarding tables of its\n"
     "      destination-routed topologies.\n"
+    "      Each platform command takes --platform-var NAME=VALUE (repeatable): ${NAME} in FILE.\n"
     "  simfab config --list   every configuration key with its type, default and meaning\n"
     "  simfab coll --list     every collective algorithm (chosen with --cfg mpi/<collective>=NAME)\n"
     "  simfab calibrate fit SAMPLES.csv [MORE.csv...] [-o PLATFORM.yaml] [--plot FIT.svg] [--json FIT.json]\n"
@@ -290,7 +296,7 @@ int cmd_exec(const std::vector<std::string>& args) {
     if (!flag && i + 1 < args.size()) options.push_back(args[++i]);
   }
   static constexpr CliOption kOptions[] = {
-      {"-np"},       {"-n"},           {"--platform"},    {"--hostfile"},     {"--cfg"},
+      {"-np"},       {"-n"},           {"--platform"},    {"--platform-var"}, {"--hostfile"},     {"--cfg"},
       {"--json"},    {"--reproducible", false},           {"--quiet", false}, {"--trace-out"},
       {"--paje"},    {"--stats"},      {"--trace-ranks"}, {"--trace-window"}, {"--progress"},
       {"--portals-log"}, {"--switch"}, {"--pcontrol"}, {"--switch-after"}, {"--tag-output", false}};
@@ -336,7 +342,7 @@ int cmd_run(const std::vector<std::string>& args) {
   std::string sweep;
   bool reproducible = false, quiet = false;
   static constexpr CliOption kOptions[] = {
-      {"--platform"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
+      {"--platform"}, {"--platform-var"}, {"--goal"},  {"--trace"},       {"--hostfile"},     {"--cfg"},
       {"--json"},     {"--reproducible", false},      {"--quiet", false}, {"--sweep"},
       {"--otf2"},     {"--speed"},
       {"--trace-out"}, {"--paje"}, {"--stats"},       {"--trace-ranks"},  {"--trace-window"}, {"--progress"},
@@ -392,7 +398,7 @@ int cmd_goal(const std::vector<std::string>& args) {
   std::string out_path;
   bool quiet = false;
   std::string compile;
-  static constexpr CliOption kOptions[] = {{"--trace"}, {"--platform"}, {"--hostfile"}, {"--cfg"},
+  static constexpr CliOption kOptions[] = {{"--trace"}, {"--platform"}, {"--platform-var"}, {"--hostfile"}, {"--cfg"},
                                            {"-o"},      {"--output"},   {"--quiet", false}, {"--compile"}};
   parse_options(args, kOptions, [&](std::string_view name, const std::string& value) {
     if (name == "--compile") compile = value;

@@ -5,6 +5,7 @@
 //     "<a> <b> <latency in us, %g> : <link> <link> ..." ("<a> <b> none" without route), the
 //     format of validation/simgrid/routes/sg_route_table.cpp, which prints SimGrid's.
 //   simfab platform export FILE --format dot|json|lft [-o FILE]
+// Each takes --platform-var NAME=VALUE (repeatable): the values of the file's ${NAME}.
 #include "platform_cmd.hpp"
 
 #include <charconv>
@@ -33,11 +34,11 @@ HostId named_host(const Platform& p, const std::string& option, const std::strin
   throw usage_error(msg);
 }
 
-int describe(const std::string& file, const std::vector<std::string>& rest) {
+int describe(const std::string& file, const std::vector<std::string>& rest, const PlatformVars& vars) {
   bool json = false;
   static constexpr CliOption kOptions[] = {{"--json", false}};
   parse_options(rest, kOptions, [&](std::string_view, const std::string&) { json = true; });
-  describe_platform(std::cout, load_platform(file, &std::cerr), json);
+  describe_platform(std::cout, load_platform(file, &std::cerr, vars), json);
   return 0;
 }
 
@@ -60,7 +61,7 @@ void print_route_table(std::ostream& out, const Platform& p) {
   }
 }
 
-int routes(const std::string& file, const std::vector<std::string>& rest) {
+int routes(const std::string& file, const std::vector<std::string>& rest, const PlatformVars& vars) {
   std::string from, to;
   bool json = false, all = false;
   RouteRequest req;
@@ -76,11 +77,11 @@ int routes(const std::string& file, const std::vector<std::string>& rest) {
   });
   if (all) {
     if (!from.empty() || !to.empty() || json) throw usage_error("--all prints every pair; it takes no --from, --to or --json");
-    print_route_table(std::cout, load_platform(file, &std::cerr));
+    print_route_table(std::cout, load_platform(file, &std::cerr, vars));
     return 0;
   }
   if (from.empty() || to.empty()) throw usage_error("give both ends: --from HOST --to HOST (or --all)");
-  const Platform p = load_platform(file, &std::cerr);
+  const Platform p = load_platform(file, &std::cerr, vars);
   const HostId a = named_host(p, "--from", from), b = named_host(p, "--to", to);
   if (!p.route(a, b, req))
     throw InputError(SourceLoc{file, 0, 0}, "no route from host '" + from + "' to host '" + to +
@@ -89,7 +90,7 @@ int routes(const std::string& file, const std::vector<std::string>& rest) {
   return 0;
 }
 
-int export_graph(const std::string& file, const std::vector<std::string>& rest) {
+int export_graph(const std::string& file, const std::vector<std::string>& rest, const PlatformVars& vars) {
   std::string format, out_path;
   static constexpr CliOption kOptions[] = {{"--format"}, {"-o"}, {"--output"}};
   parse_options(rest, kOptions, [&](std::string_view name, const std::string& value) {
@@ -97,7 +98,7 @@ int export_graph(const std::string& file, const std::vector<std::string>& rest) 
   });
   if (format != "dot" && format != "json" && format != "lft")
     throw usage_error("--format must be dot, json or lft, got '" + format + "'");
-  const Platform p = load_platform(file, &std::cerr);
+  const Platform p = load_platform(file, &std::cerr, vars);
   auto write = [&](std::ostream& out) {
     if (format == "dot") write_dot(out, p);
     else if (format == "json") write_graph_json(out, p);
@@ -116,10 +117,21 @@ int export_graph(const std::string& file, const std::vector<std::string>& rest) 
 int cmd_platform(const std::vector<std::string>& args) {
   if (args.size() < 2 || args[1].rfind("-", 0) == 0)
     throw usage_error("expected 'simfab platform describe|routes|export FILE ...'");
-  const std::vector<std::string> rest(args.begin() + 2, args.end());
-  if (args[0] == "describe") return describe(args[1], rest);
-  if (args[0] == "routes") return routes(args[1], rest);
-  if (args[0] == "export") return export_graph(args[1], rest);
+  // --platform-var NAME=VALUE (every subcommand, repeatable): the file's ${NAME}.
+  PlatformVars vars;
+  std::vector<std::string> rest;
+  for (size_t i = 2; i < args.size(); ++i) {
+    if (args[i] == "--platform-var" || args[i].rfind("--platform-var=", 0) == 0) {
+      const bool inline_value = args[i].size() > 14;
+      if (!inline_value && i + 1 == args.size()) throw usage_error("option --platform-var needs a value");
+      vars.push_back(parse_platform_var(inline_value ? args[i].substr(15) : args[++i], "--platform-var"));
+    } else {
+      rest.push_back(args[i]);
+    }
+  }
+  if (args[0] == "describe") return describe(args[1], rest, vars);
+  if (args[0] == "routes") return routes(args[1], rest, vars);
+  if (args[0] == "export") return export_graph(args[1], rest, vars);
   throw usage_error("unknown platform command '" + args[0] + "'; expected describe, routes or export");
 }
 

@@ -12,9 +12,16 @@ bool looks_like_xml(std::string_view text) {
   return first != std::string_view::npos && text[first] == '<';
 }
 
-Platform load_platform(const std::string& path, std::ostream* warnings) {
+Platform load_platform(const std::string& path, std::ostream* warnings, const PlatformVars& vars) {
   MappedFile file(path);
-  Platform p = looks_like_xml(file.text()) ? parse_platform_xml(file.text(), path) : parse_platform_yaml(file.text(), path);
+  std::string substituted;
+  std::string_view text = file.text();
+  if (!vars.empty() || text.find("${") != std::string_view::npos) {
+    substituted = substitute_platform_vars(text, path, vars,
+                                           looks_like_xml(text) ? PlatformSyntax::kXml : PlatformSyntax::kYaml);
+    text = substituted;
+  }
+  Platform p = looks_like_xml(text) ? parse_platform_xml(text, path) : parse_platform_yaml(text, path);
   if (warnings)
     for (const std::string& w : p.warnings()) *warnings << w << '\n';
   return p;

@@ -83,7 +83,12 @@ void nic_results(const nic::PortalsNetwork& pn, const Platform& platform, const 
 
 Platform load_run_platform(const SimulationInput& in, Config& cfg) {
   Platform platform;
-  if (!in.platform_path.empty()) platform = load_platform(in.platform_path, &std::cerr);
+  if (!in.platform_path.empty()) {
+    platform = load_platform(in.platform_path, &std::cerr, in.platform_vars);
+  } else if (!in.platform_vars.empty()) {
+    throw InputError(SourceLoc{"--platform-var", 0, 0}, "platform variables need a platform file (--platform)",
+                     in.platform_vars.front().first + "=" + in.platform_vars.front().second);
+  }
   for (const PlatformSetting& s : platform.settings())
     if (!cfg.keys().contains(s.key) || !cfg.is_explicit(s.key)) cfg.set(s.key, s.value, s.loc);  // set() names unknown keys
   // SimGrid's model comes with SimGrid's collectives, unless the run chose others.

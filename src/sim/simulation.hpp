@@ -20,6 +20,7 @@
 #include "mpi/activity.hpp"
 #include "mpi/executor.hpp"
 #include "noise/noise_model.hpp"
+#include "platform/platform_vars.hpp"
 #include "platform/platform.hpp"
 
 namespace simfab {
@@ -47,6 +48,7 @@ struct SwitchOptions {
 
 struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
+  PlatformVars platform_vars;  // --platform-var NAME=VALUE: the platform's ${NAME} (platform_vars.hpp)
   std::string goal_path;      // exactly one of goal_path / trace_path / otf2_path / program
   std::string trace_path;
   std::string hostfile_path;  // empty: round-robin mapping

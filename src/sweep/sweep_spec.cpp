@@ -11,6 +11,7 @@
 #include "core/config.hpp"
 #include "core/mapped_file.hpp"
 #include "core/spelling.hpp"
+#include "platform/platform_vars.hpp"
 #include "platform/yaml_input.hpp"
 #include "sim/simulation.hpp"
 
@@ -94,6 +95,12 @@ class SpecReader {
     const std::string& name = key.Scalar();
     if (name == "pstate") return "energy/pstate";
     if (is_one_of(name, kInputs) || cfg_.keys().count(name)) return name;
+    if (name[0] == '$') {
+      if (!is_platform_var_name(std::string_view(name).substr(1)))
+        throw in_.error(key, "'" + name + "' is not a platform variable: $NAME, NAME made of letters, digits and '_' "
+                             "(not a digit first), stands for ${NAME} in the platform file");
+      return name;
+    }
     std::string msg = "unknown setting '" + name + "': expected an input (platform, hostfile, trace, goal, otf2, "
                       "speed, program, np) or a --cfg key (simfab config --list)";
     std::string near = name.find('/') == std::string::npos ? nearest_name(name, kInputs) : cfg_.nearest_key(name);
@@ -118,6 +125,8 @@ class SpecReader {
       const long n = std::strtol(text.c_str(), &end, 10);
       if (*end != '\0' || n < 1 || n > 1'000'000)
         throw in_.error(v, "np expects a number of ranks between 1 and 1000000, got '" + text + "'");
+    } else if (name[0] == '$') {
+      if (text.find('\n') != std::string::npos) throw in_.error(v, "a platform variable's value is one line");
     } else if (!is_one_of(name, kInputs)) {
       cfg_.set(name, text, in_.loc(v));  // an unknown key or a value its type rejects
     }
@@ -254,9 +263,13 @@ std::vector<std::string> point_arguments(const SweepSpec& spec, const SweepPoint
       args.insert(args.end(), {"--" + std::string(input), resolve(spec, v)});
   if (std::string v = effective(spec, point.cells, "speed"); !v.empty()) args.insert(args.end(), {"--speed", v});
   // --cfg in the spec's order: the fixed settings (a column's value replacing one), then the columns'.
+  // $NAME settings become --platform-var NAME=VALUE (platform/platform_vars.hpp).
   auto add_cfg = [&](const std::string& name) {
     if (is_one_of(name, kInputs)) return;
-    if (std::string v = effective(spec, point.cells, name); !v.empty()) args.insert(args.end(), {"--cfg", name + "=" + v});
+    const std::string v = effective(spec, point.cells, name);
+    if (v.empty()) return;
+    if (name[0] == '$') args.insert(args.end(), {"--platform-var", name.substr(1) + "=" + v});
+    else args.insert(args.end(), {"--cfg", name + "=" + v});
   };
   for (const auto& fixed : spec.fixed) add_cfg(fixed.first);
   for (const std::string& column : spec.columns)

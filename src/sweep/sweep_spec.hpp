@@ -18,8 +18,9 @@
 //   timeout: 600                            # seconds a point may run before it is killed (0: none)
 //
 // A setting (a key of `axes:`, of a point, or of `cfg:`) is an input name (platform, hostfile,
-// trace, goal, otf2, speed, program, np) or a --cfg key (`pstate` is energy/pstate, as for run
-// --sweep). Input paths are relative to the spec file's directory. The CSV has one column per
+// trace, goal, otf2, speed, program, np), a --cfg key (`pstate` is energy/pstate, as for run
+// --sweep), or a platform variable `$NAME`: the value of ${NAME} in the platform file (passed as
+// --platform-var NAME=VALUE; platform/platform_vars.hpp), e.g. `$bw: [10GBps, 25GBps]`. Input paths are relative to the spec file's directory. The CSV has one column per
 // setting that an axis or a point sets (axes first, then new keys in the order points name them);
 // a point that does not set a column shows the value it runs with: the fixed one, or nothing (the
 // default).

@@ -16,6 +16,8 @@ namespace {
 constexpr int kByte = 6;
 constexpr int32_t kTiAnySourceOut = -555;
 constexpr int32_t kTiUndefinedOut = -333;
+// A wait's tag below -1 (not -444) waits for the rank's oldest nonblocking collective (ti_trace.hpp).
+constexpr int32_t kTiCollectiveWaitTag = -2;
 
 // A SimGrid datatype id of `size` bytes, or -1.
 int dt_id(uint64_t size) {
@@ -144,7 +146,7 @@ void RankWriter::point_to_point(const CapRecord& rec, uint32_t i) {
       break;
     case CapClass::kRecv:
     case CapClass::kIrecv:
-      begin(rec.func == CapFunc::kRecv ? "recv" : "irecv");
+      begin(cap_class(rec.func) == CapClass::kRecv ? "recv" : "irecv");  // MPI_Mprobe too: it matches
       arg(src_of(rec));
       arg(rec.r_tag);
       count_dt(rec.r_count, rec.r_dt);
@@ -196,6 +198,13 @@ void RankWriter::completion(const CapRecord& rec) {
     open_.erase(op);
     const CapRecord& o = rc_.records[op];
     begin("wait");
+    if (cap_nonblocking_coll(o.func)) {  // a collective tag: the rank's oldest nonblocking collective
+      arg(-1);
+      arg(-1);
+      arg(kTiCollectiveWaitTag);
+      end(0);
+      continue;
+    }
     if (cap_class(o.func) == CapClass::kIsend) {
       arg(o.comm.rank);
       arg(o.s_peer);
@@ -212,7 +221,8 @@ void RankWriter::completion(const CapRecord& rec) {
 void RankWriter::collective(uint32_t i) {
   const CapRecord& rec = rc_.records[i];
   const CapCollArgs a = collective_args(run_, r_, i);
-  begin(ti_action_name(a.kind));
+  const bool nonblocking = cap_nonblocking_coll(rec.func);
+  begin(nonblocking ? ti_nonblocking_name(a.kind) : ti_action_name(a.kind));
   switch (a.kind) {
     case TiKind::kBarrier: break;
     case TiKind::kBcast:
@@ -296,6 +306,7 @@ void RankWriter::collective(uint32_t i) {
     default: SIMFAB_CHECK(false, "capture TI writer: not a collective");
   }
   end(rec.comm_id);
+  if (nonblocking) open_.insert(i);
 }
 
 void RankWriter::creation(const CapRecord& rec) {
@@ -335,7 +346,8 @@ void RankWriter::creation(const CapRecord& rec) {
 void RankWriter::op(uint32_t i) {
   const CapRecord& rec = rc_.records[i];
   switch (cap_class(rec.func)) {
-    case CapClass::kCompletion: return completion(rec);
+    case CapClass::kCompletion:
+    case CapClass::kTaken: return completion(rec);  // Mrecv/Imrecv: completes nothing, writes nothing
     case CapClass::kCollective: return collective(i);
     case CapClass::kCreation: return creation(rec);
     default: return point_to_point(rec, i);

@@ -212,6 +212,9 @@ void CaptureAligner::resolve_requests(RankId r) {
       case CapClass::kCollective:  // a nonblocking one opens a request, completed like a send's
         if (cap_nonblocking_coll(rec.func) && !open_request(rec, i, rec.comm_id == kCapLocalComm)) return;
         break;
+      case CapClass::kCreation:  // MPI_Comm_idup's request: the creation is converted at the call
+        if (rec.func == CapFunc::kCommIdup && !open_request(rec, i, true)) return;
+        break;
       case CapClass::kTaken:  // MPI_Imrecv's request: the message was matched by its probe
         if (rec.func == CapFunc::kImrecv && !open_request(rec, i, true)) return;
         break;

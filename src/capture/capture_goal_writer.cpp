@@ -125,7 +125,7 @@ void RankGoal::fragment(const CapRecord& rec, uint32_t i) {
   const int32_t comm = rec.comm_id;
   const int32_t local = rec.comm.rank, size = rec.comm.size;
   if (cap_class(rec.func) == CapClass::kCreation) {
-    build_creation_fragment(frag_, rec.func == CapFunc::kCommDup ? TiKind::kCommDup : TiKind::kCommSplit, local, size);
+    build_creation_fragment(frag_, cap_dup_form(rec.func) ? TiKind::kCommDup : TiKind::kCommSplit, local, size);
   } else {
     const CapCollArgs c = collective_args(run_, r_, i);
     TiAction a;

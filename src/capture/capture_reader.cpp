@@ -138,6 +138,7 @@ const char* layout(CapFunc f, CapDialect d) {
     case CapFunc::kIscatterv: return lap ? nullptr : "bvdBCDrmq";
     case CapFunc::kIallgatherv: return lap ? nullptr : "bcdBVDmq";
     case CapFunc::kIalltoallv: return lap ? nullptr : "bvdBVDmq";
+    case CapFunc::kCommIdup: return lap ? nullptr : "mNq";
     case CapFunc::kCount: break;
   }
   return nullptr;
@@ -432,7 +433,7 @@ void Reader::check_record(CapRecord& rec, size_t pos) {
     bad(pos, name + ": " +
                  (rec.has_newcomm ? "a new communicator for colour MPI_UNDEFINED; expected '-'"
                                   : "no new communicator ('-') for a defined colour"));
-  if (rec.func == CapFunc::kCommDup && !rec.has_newcomm) bad(pos, "MPI_Comm_dup: expected the new communicator, got '-'");
+  if (cap_dup_form(rec.func) && !rec.has_newcomm) bad(pos, name + ": expected the new communicator, got '-'");
   if (rec.done_count > 0 && rec.n != 0 && rec.done_count > rec.n)
     bad(pos, name + ": " + std::to_string(rec.done_count) + " completed requests, more than the " + std::to_string(rec.n) +
                  " it was given");

@@ -85,6 +85,7 @@ constexpr FuncInfo kFuncs[] = {
     {"MPI_Iscatterv", CapClass::kCollective},
     {"MPI_Iallgatherv", CapClass::kCollective},
     {"MPI_Ialltoallv", CapClass::kCollective},
+    {"MPI_Comm_idup", CapClass::kCreation},
 };
 static_assert(std::size(kFuncs) == static_cast<size_t>(CapFunc::kCount));
 

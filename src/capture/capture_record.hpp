@@ -43,6 +43,7 @@ enum class CapFunc : uint8_t {
   // Nonblocking collectives: a blocking collective's fields and a request (cap_blocking).
   kIbarrier, kIbcast, kIreduce, kIallreduce, kIscan, kIexscan, kIreduceScatterBlock, kIreduceScatter,
   kIgather, kIscatter, kIallgather, kIalltoall, kIgatherv, kIscatterv, kIallgatherv, kIalltoallv,
+  kCommIdup,  // MPI_Comm_dup's fields and a request: converted as a Comm_dup at its call
   kCount,
 };
 
@@ -72,6 +73,8 @@ CapClass cap_class(CapFunc f);
 bool cap_rooted(CapFunc f);
 // A nonblocking collective's blocking form (MPI_Iallreduce -> MPI_Allreduce); any other f itself.
 CapFunc cap_blocking(CapFunc f);
+// Whether a creation duplicates its parent (MPI_Comm_dup, MPI_Comm_idup).
+inline bool cap_dup_form(CapFunc f) { return f == CapFunc::kCommDup || f == CapFunc::kCommIdup; }
 // Whether f is a nonblocking collective (it opens a request).
 inline bool cap_nonblocking_coll(CapFunc f) { return cap_blocking(f) != f; }
 // Whether a creation has MPI_Comm_split's fields (comm:color:key:newcomm): Comm_split and the

@@ -16,7 +16,8 @@ namespace {
 constexpr int kByte = 6;
 constexpr int32_t kTiAnySourceOut = -555;
 constexpr int32_t kTiUndefinedOut = -333;
-// A wait's tag below -1 (not -444) waits for the rank's oldest nonblocking collective (ti_trace.hpp).
+// A wait's tag below -1 (not -444) waits for the rank's oldest nonblocking collective on the wait's
+// communicator (ti_trace.hpp).
 constexpr int32_t kTiCollectiveWaitTag = -2;
 
 // A SimGrid datatype id of `size` bytes, or -1.
@@ -198,11 +199,11 @@ void RankWriter::completion(const CapRecord& rec) {
     open_.erase(op);
     const CapRecord& o = rc_.records[op];
     begin("wait");
-    if (cap_nonblocking_coll(o.func)) {  // a collective tag: the rank's oldest nonblocking collective
+    if (cap_nonblocking_coll(o.func)) {  // a collective tag: the oldest nonblocking collective on its comm
       arg(-1);
       arg(-1);
       arg(kTiCollectiveWaitTag);
-      end(0);
+      end(o.comm_id);
       continue;
     }
     if (cap_class(o.func) == CapClass::kIsend) {
@@ -310,7 +311,7 @@ void RankWriter::collective(uint32_t i) {
 }
 
 void RankWriter::creation(const CapRecord& rec) {
-  switch (rec.func == CapFunc::kCommDup ? 0 : cap_split_form(rec.func) ? 1 : 2) {
+  switch (cap_dup_form(rec.func) ? 0 : cap_split_form(rec.func) ? 1 : 2) {
     case 0:
       begin("comm_dup");
       arg(rec.new_id);

@@ -1,6 +1,8 @@
 /* The calls libsimfab-capture.so records beyond plain point-to-point and blocking collectives, on 2
    ranks, in an order whose replay has a closed form (tests/capture/run_coverage.py):
-     1. MPI_Ibarrier + MPI_Wait, then MPI_Iallreduce of one int + MPI_Wait (both ranks: symmetric);
+     0. MPI_Comm_idup of MPI_COMM_WORLD + MPI_Wait (freed with MPI_Comm_free before MPI_Finalize);
+     1. MPI_Ibarrier on that duplicate + MPI_Wait, then MPI_Iallreduce of one int + MPI_Wait (both
+        ranks: symmetric);
      2. persistent requests: rank 0 MPI_Send_init (1000 B, tag 1) started twice with MPI_Start,
         rank 1 MPI_Recv_init started twice with MPI_Startall (the same handles: a new request
         number each start), each start completed by MPI_Wait, then MPI_Request_free;
@@ -28,8 +30,13 @@ int main(int argc, char** argv) {
   expect(size == 2, "needs exactly 2 ranks");
   MPI_Request req;
 
+  /* 0. a nonblocking duplicate */
+  MPI_Comm dup;
+  MPI_Comm_idup(MPI_COMM_WORLD, &dup, &req);
+  MPI_Wait(&req, MPI_STATUS_IGNORE);
+
   /* 1. nonblocking collectives */
-  MPI_Ibarrier(MPI_COMM_WORLD, &req);
+  MPI_Ibarrier(dup, &req);
   MPI_Wait(&req, MPI_STATUS_IGNORE);
   int one = 1, sum = 0;
   MPI_Iallreduce(&one, &sum, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &req);
@@ -82,6 +89,7 @@ int main(int argc, char** argv) {
     eight = 8.0;
     MPI_Send(&eight, 1, MPI_DOUBLE, 1, 3, MPI_COMM_WORLD);
   }
+  MPI_Comm_free(&dup);
   MPI_Finalize();
   return 0;
 }

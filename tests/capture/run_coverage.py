@@ -3,7 +3,7 @@
 refuses (issue 36): real Open MPI runs with the library preloaded.
 
 usage: run_coverage.py SIMFAB SOURCE_DIR
-  1. tests/capture/coverage_calls.c on 2 ranks (Ibarrier, Iallreduce, persistent Send_init/Recv_init
+  1. tests/capture/coverage_calls.c on 2 ranks (Comm_idup, Ibarrier, Iallreduce, persistent Send_init/Recv_init
      started twice by Start/Startall, Mprobe/Mrecv from MPI_ANY_SOURCE, Improbe finding nothing,
      Mprobe + Imrecv): the records, the TI lines `simfab convert` writes (every line but the
      measured computations, exactly), and the replay of that TI (computations dropped) and of the
@@ -83,38 +83,43 @@ with tempfile.TemporaryDirectory() as d:
     if p.returncode == 0:
         r0, r1 = records(os.path.join(cap, "rank-0.txt")), records(os.path.join(cap, "rank-1.txt"))
         f0, f1 = [r[0] for r in r0], [r[0] for r in r1]
-        want0 = ["MPI_Init", "MPI_Ibarrier", "MPI_Wait", "MPI_Iallreduce", "MPI_Wait", "MPI_Isend", "MPI_Wait",
-                 "MPI_Isend", "MPI_Wait", "MPI_Mprobe", "MPI_Mrecv", "MPI_Improbe", "MPI_Send", "MPI_Finalize"]
-        want1 = ["MPI_Init", "MPI_Ibarrier", "MPI_Wait", "MPI_Iallreduce", "MPI_Wait", "MPI_Irecv", "MPI_Wait",
-                 "MPI_Irecv", "MPI_Wait", "MPI_Send", "MPI_Mprobe", "MPI_Imrecv", "MPI_Wait", "MPI_Finalize"]
+        want0 = ["MPI_Init", "MPI_Comm_idup", "MPI_Wait", "MPI_Ibarrier", "MPI_Wait", "MPI_Iallreduce", "MPI_Wait", "MPI_Isend", "MPI_Wait",
+                 "MPI_Isend", "MPI_Wait", "MPI_Mprobe", "MPI_Mrecv", "MPI_Improbe", "MPI_Send", "MPI_Comm_free",
+                 "MPI_Finalize"]
+        want1 = ["MPI_Init", "MPI_Comm_idup", "MPI_Wait", "MPI_Ibarrier", "MPI_Wait", "MPI_Iallreduce", "MPI_Wait", "MPI_Irecv", "MPI_Wait",
+                 "MPI_Irecv", "MPI_Wait", "MPI_Send", "MPI_Mprobe", "MPI_Imrecv", "MPI_Wait", "MPI_Comm_free",
+                 "MPI_Finalize"]
         check("rank 0's records: the starts as MPI_Isend, the matched probe", f0 == want0, want0, f0)
         check("rank 1's records: the Startall starts as MPI_Irecv, Mprobe + Imrecv", f1 == want1, want1, f1)
         if f0 == want0 and f1 == want1:
-            # requests: Ibarrier 1, Iallreduce 2, the two starts of one persistent handle 3 and 4
-            got = [(r0[i][-2], r0[i + 1][2]) for i in (5, 7)] + [(r1[i][-2], r1[i + 1][2]) for i in (5, 7)]
-            want = [("3", "3/-2/-1/0"), ("4", "4/-2/-1/0"), ("3", "3/0/1/1000"), ("4", "4/0/1/1000")]
+            check("MPI_Comm_idup: MPI_COMM_WORLD (comm 1), the new communicator (comm 3), request 1",
+                  r0[1][2:5] == ["1,0,2", "3,0,2", "1"] and r1[1][2:5] == ["1,1,2", "3,1,2", "1"] and
+                  r0[2][2] == "1/-2/-1/0", "1,r,2:3,r,2:1 then its Wait", (r0[1], r0[2]))
+            # requests: Comm_idup 1, Ibarrier 2, Iallreduce 3, the two starts of one persistent handle 4, 5
+            got = [(r0[i][-2], r0[i + 1][2]) for i in (7, 9)] + [(r1[i][-2], r1[i + 1][2]) for i in (7, 9)]
+            want = [("4", "4/-2/-1/0"), ("5", "5/-2/-1/0"), ("4", "4/0/1/1000"), ("5", "5/0/1/1000")]
             check("each start of a persistent handle is a new request, completed by its MPI_Wait", got == want, want, got)
             check("the nonblocking collectives' requests complete like sends",
-                  [r0[2][2], r0[4][2], r1[2][2], r1[4][2]] == ["1/-2/-1/0", "2/-2/-1/0"] * 2,
-                  "1/-2/-1/0 and 2/-2/-1/0", [r0[2], r0[4]])
+                  [r0[4][2], r0[6][2], r1[4][2], r1[6][2]] == ["2/-2/-1/0", "3/-2/-1/0"] * 2,
+                  "2/-2/-1/0 and 3/-2/-1/0", [r0[4], r0[6]])
             check("MPI_Mprobe from MPI_ANY_SOURCE: peer -1, the status names rank 1 and 500 bytes",
-                  r0[9][2:4] == ["-1", "2"] and r0[9][5] == "1,2,500", "-1:2:...:1,2,500", r0[9])
-            check("MPI_Improbe that found nothing: flag 0, status -", r0[11][5:7] == ["0", "-"], "0:-", r0[11])
-            check("MPI_Imrecv's request is completed by its MPI_Wait", r1[11][-2] == "5" and r1[12][2] == "5/0/3/8",
-                  "req 5, done 5/0/3/8", (r1[11], r1[12]))
+                  r0[11][2:4] == ["-1", "2"] and r0[11][5] == "1,2,500", "-1:2:...:1,2,500", r0[11])
+            check("MPI_Improbe that found nothing: flag 0, status -", r0[13][5:7] == ["0", "-"], "0:-", r0[13])
+            check("MPI_Imrecv's request is completed by its MPI_Wait", r1[13][-2] == "6" and r1[14][2] == "6/0/3/8",
+                  "req 6, done 6/0/3/8", (r1[13], r1[14]))
         out = os.path.join(d, "out")
         os.mkdir(out)
         code, err = simfab(["convert", cap, "--ti", os.path.join(out, "out.ti"), "--goal", os.path.join(out, "out.goal"),
-                            "--reduce-flops", "0", "--quiet"])
+                            "--reduce-flops", "0", "--comm-creation", "simulated", "--quiet"])
         check("coverage_calls converts", code == 0, "exit 0", err)
         if code == 0:
             # The TI without the measured computations (and the call sites, which name the build).
-            want = {0: ["init", "ibarrier", "wait -1 -1 -2", "iallreduce 1 0 1", "wait -1 -1 -2",
-                        "isend 1 1 1000 6", "wait 0 1 1", "isend 1 1 1000 6", "wait 0 1 1",
-                        "recv 1 2 500 6", "send 1 3 1 0", "finalize"],
-                    1: ["init", "ibarrier", "wait -1 -1 -2", "iallreduce 1 0 1", "wait -1 -1 -2",
-                        "irecv 0 1 1000 6", "wait 0 1 1", "irecv 0 1 1000 6", "wait 0 1 1",
-                        "send 0 2 500 6", "recv 0 3 8 6", "finalize"]}
+            want = {0: ["init", "comm_dup 1", "ibarrier comm=1", "wait -1 -1 -2 comm=1", "iallreduce 1 0 1",
+                        "wait -1 -1 -2", "isend 1 1 1000 6", "wait 0 1 1", "isend 1 1 1000 6", "wait 0 1 1",
+                        "recv 1 2 500 6", "send 1 3 1 0", "comm_free 1", "finalize"],
+                    1: ["init", "comm_dup 1", "ibarrier comm=1", "wait -1 -1 -2 comm=1", "iallreduce 1 0 1",
+                        "wait -1 -1 -2", "irecv 0 1 1000 6", "wait 0 1 1", "irecv 0 1 1000 6", "wait 0 1 1",
+                        "send 0 2 500 6", "recv 0 3 8 6", "comm_free 1", "finalize"]}
             stripped = os.path.join(d, "stripped")
             os.mkdir(stripped)
             for r in (0, 1):
@@ -129,14 +134,16 @@ with tempfile.TemporaryDirectory() as d:
             open(os.path.join(stripped, "out.goal"), "w").write(re.sub(r"calc [0-9]+", "calc 0", goal))
             # Closed form (LogGOPS, net/loggops/loggops_network.hpp: arrival t + o + L, receiver done
             # at max(arrival, CPU, NIC free) + o + (s-1)G, sender NIC busy g + (s-1)G):
-            #   ibarrier (one 0 B exchange)         ends at B  = 2o + L
+            #   comm_dup (simulated: an 8 B exchange) ends at D = 2o + L + 7G
+            #   ibarrier (one 0 B exchange)         ends at B  = D + 2o + L
             #   iallreduce (one 4 B exchange)       ends at T1 = B + 2o + L + 3G
             #   rank 0's second isend waits for its NIC until T1 + g + 999G; its message arrives before
             #   rank 1 posts the second irecv (at T1 + 2o + L + 999G), so that ends at
             #   T2 = T1 + 3o + L + 1998G; rank 0 is done at T1 + g + 999G + o
             #   rank 1's 500 B send at T2: rank 0's recv (the Mprobe) ends at T3 = T2 + 2o + L + 499G
             #   rank 0's 8 B send at T3: rank 0 finishes at T3 + o, rank 1 at T3 + 2o + L + 7G
-            B = 2 * o + L
+            D = 2 * o + L + 7 * G
+            B = D + 2 * o + L
             T1 = B + 2 * o + L + 3 * G
             T2 = T1 + 3 * o + L + 1998 * G
             T3 = T2 + 2 * o + L + 499 * G
@@ -145,8 +152,8 @@ with tempfile.TemporaryDirectory() as d:
                 res = replay("coverage_calls " + kind, ["--" + kind, os.path.join(stripped, path)])
                 if res:
                     got = ([x["finish_ps"] for x in res["ranks"]], res["messages"])
-                    check(f"coverage_calls closed form ({kind}): ranks finish at {want_finish} ps, 8 messages",
-                          got == (want_finish, 8), (want_finish, 8), got)
+                    check(f"coverage_calls closed form ({kind}): ranks finish at {want_finish} ps, 10 messages",
+                          got == (want_finish, 10), (want_finish, 10), got)
 
     # ---- 2. refusal at MPI_Init -------------------------------------------------------------------
     exe = build(d, "unrecorded_call")

@@ -125,20 +125,14 @@ std::string CaptureState::check_calls(std::string& warning) {
                            ", which simfab-capture does not record; its trace would replay wrongly";
   const char* allow = std::getenv(kAllowVar);
   if (allow != nullptr && std::strcmp(allow, "1") == 0) {
-    warning = what + " (captured anyway: " + kAllowVar + "=1)";
+    warning = what;
     return {};
   }
   return what + " (" + calls.front().name + " is imported by " + calls.front().object + "; set " + kAllowVar +
          "=1 to capture it anyway)";
 }
 
-void CaptureState::begin(const char* init_func, int thread_level) {
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
-  std::string warning;
-  std::string error = configure();
-  if (error.empty()) error = check_calls(warning);
-
+void CaptureState::agree_or_abort(const std::string& error) {
   // Every rank learns whether one failed; the lowest failing rank alone reports (one message).
   int bad = error.empty() ? size_ : rank_;
   int first_bad = size_;
@@ -153,6 +147,26 @@ void CaptureState::begin(const char* init_func, int thread_level) {
     PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, kAbortCode);
   }
+}
+
+void CaptureState::check_fortran_program() {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
+  std::string warning;
+  const std::string error = check_calls(warning);
+  agree_or_abort(error);
+  if (!warning.empty() && rank_ == 0)
+    std::fprintf(stderr, "simfab-capture: warning: %s; only the C bindings are recorded, so this Fortran program "
+                         "runs uncaptured (%s=1)\n", warning.c_str(), kAllowVar);
+}
+
+void CaptureState::begin(const char* init_func, int thread_level) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
+  std::string warning;
+  std::string error = configure();
+  if (error.empty()) error = check_calls(warning);
+  agree_or_abort(error);
 
   std::uint64_t run_id = rank_ == 0 ? make_run_id() : 0;
   PMPI_Bcast(&run_id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -171,7 +185,8 @@ void CaptureState::begin(const char* init_func, int thread_level) {
   pid_ = ::getpid();
   std::atexit(flush_at_exit_hook);
 
-  if (!warning.empty() && rank_ == 0) std::fprintf(stderr, "simfab-capture: warning: %s\n", warning.c_str());
+  if (!warning.empty() && rank_ == 0)
+    std::fprintf(stderr, "simfab-capture: warning: %s (captured anyway: %s=1)\n", warning.c_str(), kAllowVar);
   if (thread_level == MPI_THREAD_MULTIPLE && rank_ == 0) {
     std::fprintf(stderr,
                  "simfab-capture: warning: MPI_THREAD_MULTIPLE: the capture library is not "

@@ -101,6 +101,11 @@ class CaptureState {
   // or value, to stderr and calls PMPI_Abort(MPI_COMM_WORLD, 2); the others wait to be ended.
   // `thread_level`: the provided level, -1 for MPI_Init.
   void begin(const char* init_func, int thread_level);
+  // After the Fortran bindings' MPI_INIT (wrap_fortran_init.cpp), which does not go through the C
+  // MPI_Init: the check of unrecorded_calls.hpp alone. A Fortran program's calls are not recorded,
+  // so it is refused (exit 2, the lowest rank names the calls) unless
+  // SIMFAB_CAPTURE_ALLOW_UNRECORDED=1, when rank 0 warns and nothing is captured.
+  void check_fortran_program();
   // Before PMPI_Finalize: writes `MPI_Finalize:<call_ns>:-` and `# end`, closes the file and
   // renames it to rank-<r>.txt. Recording stops.
   void finish(std::int64_t call_ns);
@@ -163,8 +168,11 @@ class CaptureState {
   [[noreturn]] void fail(const std::string& message);
   std::string configure();   // returns an error message, empty on success
   // The MPI calls of the program that are not recorded (unrecorded_calls.hpp): an error message,
-  // or (with SIMFAB_CAPTURE_ALLOW_UNRECORDED=1) empty and the same in `warning`.
+  // or (with SIMFAB_CAPTURE_ALLOW_UNRECORDED=1) empty and the same text in `warning`.
   std::string check_calls(std::string& warning);
+  // Collective over MPI_COMM_WORLD: when `error` is not empty on some rank, the lowest such rank
+  // prints it and aborts the job with exit code 2 (the others wait to be ended).
+  void agree_or_abort(const std::string& error);
   void write_header(std::uint64_t run_id);
 
   bool active_ = false;

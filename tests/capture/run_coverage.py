@@ -176,6 +176,26 @@ with tempfile.TemporaryDirectory() as d:
           and sorted(os.listdir(cap)) == ["rank-0.txt", "rank-1.txt"],
           "exit 0, the warning once, rank-0.txt and rank-1.txt", f"exit {p.returncode}: {p.stderr[-1500:]}")
 
+    # The Fortran bindings are not wrapped: a Fortran program is refused at its MPI_INIT.
+    if shutil.which("mpifort"):
+        exe = os.path.join(d, "unrecorded_fortran")
+        p = subprocess.run(["mpifort", "-o", exe, os.path.join(SRC, "tests", "capture", "unrecorded_fortran.f90")],
+                           capture_output=True, text=True)
+        check("mpifort unrecorded_fortran", p.returncode == 0, "exit 0", p.stderr)
+        p = capture(d, exe, os.path.join(d, "fortran"))
+        msg = ("simfab-capture: rank 0: the program calls mpi_bcast_, mpi_finalize_ and mpi_init_, which "
+               "simfab-capture does not record; its trace would replay wrongly")
+        check("a Fortran program is refused at its MPI_INIT: exit 2, one message naming its calls",
+              p.returncode == 2 and p.stderr.count(msg) == 1 and "unrecorded_fortran: done" not in p.stdout,
+              "exit 2 and: " + msg, f"exit {p.returncode}: {p.stderr[-1500:]}")
+        p = capture(d, exe, os.path.join(d, "fortran-allowed"), extra_env={"SIMFAB_CAPTURE_ALLOW_UNRECORDED": "1"})
+        check("a Fortran program with SIMFAB_CAPTURE_ALLOW_UNRECORDED=1 runs uncaptured with one warning",
+              p.returncode == 0 and p.stderr.count("simfab-capture: warning: the program calls mpi_bcast_") == 1
+              and "runs uncaptured" in p.stderr and "unrecorded_fortran: done" in p.stdout,
+              "exit 0 and the warning", f"exit {p.returncode}: {p.stderr[-1500:]}")
+    else:
+        print("note: no mpifort: the Fortran refusal is not checked")
+
     # ---- 3. HPC Challenge --------------------------------------------------------------------------
     hpcc = shutil.which("hpcc")
     example = "/usr/share/doc/hpcc/examples/_hpccinf.txt"

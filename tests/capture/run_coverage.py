@@ -11,8 +11,8 @@ usage: run_coverage.py SIMFAB SOURCE_DIR
   2. tests/capture/unrecorded_call.c (MPI_Win_create/fence/free): refused at MPI_Init with exit 2
      and one message naming the functions; with SIMFAB_CAPTURE_ALLOW_UNRECORDED=1 captured with one
      warning
-  3. HPC Challenge (Debian's hpcc, N=200, 1x2 grid), when installed: captured without refusal,
-     converted and replayed
+  3. HPC Challenge (Debian's hpcc, N=200, 1x2 and 2x2 grids), when installed: captured on 2 and 4
+     ranks without refusal, converted and replayed
 Exits 77 (skipped) without mpirun, mpicc or the library beside SIMFAB. Prints "Expectation: ...
 Actual: ..." for every failed check and a closing "N passed, N failed".
 """
@@ -200,27 +200,31 @@ with tempfile.TemporaryDirectory() as d:
     hpcc = shutil.which("hpcc")
     example = "/usr/share/doc/hpcc/examples/_hpccinf.txt"
     if hpcc and os.path.exists(example):
-        hd = os.path.join(d, "hpcc")
-        os.mkdir(hd)
-        text = re.sub(r"^1000 +Ns", "200          Ns", open(example).read(), flags=re.M)
-        text = re.sub(r"^80 +NBs", "20           NBs", text, flags=re.M)
-        text = re.sub(r"^2 +Ps", "1            Ps", text, count=1, flags=re.M)
-        text = re.sub(r"^2 +Qs", "2            Qs", text, count=1, flags=re.M)
-        open(os.path.join(hd, "hpccinf.txt"), "w").write(text)
-        cap = os.path.join(hd, "cap")
-        p = capture(hd, hpcc, cap, timeout=900)
-        res = open(os.path.join(hd, "hpccoutf.txt")).read() if os.path.exists(os.path.join(hd, "hpccoutf.txt")) else ""
-        check("hpcc on 2 ranks runs under capture (no refusal) and passes", p.returncode == 0 and "simfab-capture" not in
-              p.stderr and "End of HPC Challenge tests." in res and "FAILED" not in res, "exit 0, End of tests",
-              f"exit {p.returncode}: {p.stderr[-800:]}")
-        if p.returncode == 0:
+        for n, (ps, qs) in ((2, (1, 2)), (4, (2, 2))):
+            hd = os.path.join(d, f"hpcc{n}")
+            os.mkdir(hd)
+            text = re.sub(r"^1000 +Ns", "200          Ns", open(example).read(), flags=re.M)
+            text = re.sub(r"^80 +NBs", "20           NBs", text, flags=re.M)
+            text = re.sub(r"^2 +Ps", f"{ps}            Ps", text, count=1, flags=re.M)
+            text = re.sub(r"^2 +Qs", f"{qs}            Qs", text, count=1, flags=re.M)
+            open(os.path.join(hd, "hpccinf.txt"), "w").write(text)
+            cap = os.path.join(hd, "cap")
+            p = capture(hd, hpcc, cap, n=n, timeout=900)
+            out = os.path.join(hd, "hpccoutf.txt")
+            res = open(out).read() if os.path.exists(out) else ""
+            check(f"hpcc on {n} ranks runs under capture (no refusal) and passes", p.returncode == 0 and
+                  "simfab-capture" not in p.stderr and "End of HPC Challenge tests." in res and "FAILED" not in res,
+                  "exit 0, End of tests", f"exit {p.returncode}: {p.stderr[-800:]}")
+            if p.returncode != 0:
+                continue
             ti = os.path.join(hd, "hp.ti")
             code, err = simfab(["convert", cap, "--ti", ti, "--quiet"])
-            check("hpcc's capture converts", code == 0, "exit 0", err[-800:])
+            check(f"hpcc's capture on {n} ranks converts", code == 0, "exit 0", err[-800:])
             if code == 0:
-                res = replay("hpcc's TI", ["--trace", ti])
-                check("hpcc's TI replays with every message matched", res is not None and res["unmatched_messages"] == 0
-                      and res["messages"] > 1000, "0 unmatched, > 1000 messages", res and (res["messages"], res["unmatched_messages"]))
+                res = replay(f"hpcc's TI on {n} ranks", ["--trace", ti])
+                check(f"hpcc's TI on {n} ranks replays with every message matched", res is not None and
+                      res["unmatched_messages"] == 0 and res["messages"] > 1000, "0 unmatched, > 1000 messages",
+                      res and (res["messages"], res["unmatched_messages"]))
     else:
         print("note: hpcc is not installed: its section is skipped")
 

@@ -2,6 +2,8 @@
 // See capture_state.hpp; the file format is docs/capture-format.md.
 #include "capture_state.hpp"
 
+#include "unrecorded_calls.hpp"
+
 #include <dlfcn.h>
 #include <spawn.h>
 #include <sys/stat.h>
@@ -28,6 +30,7 @@ constexpr const char* kDirVar = "SIMFAB_CAPTURE_DIR";
 constexpr const char* kSpeedVar = "SIMFAB_CAPTURE_SPEED";
 constexpr const char* kFormatVar = "SIMFAB_CAPTURE_FORMAT";
 constexpr const char* kSimfabVar = "SIMFAB_CAPTURE_SIMFAB";
+constexpr const char* kAllowVar = "SIMFAB_CAPTURE_ALLOW_UNRECORDED";
 constexpr const char* kDefaultDir = "simfab-capture";
 
 std::string errno_text(int err) { return std::strerror(err); }
@@ -115,11 +118,21 @@ std::string CaptureState::configure() {
   return {};
 }
 
-void CaptureState::begin(const char* init_func, int thread_level) {
-  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
-  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
-  const std::string error = configure();
+std::string CaptureState::check_calls(std::string& warning) {
+  const std::vector<UnrecordedCall> calls = find_unrecorded_calls(reinterpret_cast<const void*>(&capture_state));
+  if (calls.empty()) return {};
+  const std::string what = "the program calls " + join_call_names(calls) +
+                           ", which simfab-capture does not record; its trace would replay wrongly";
+  const char* allow = std::getenv(kAllowVar);
+  if (allow != nullptr && std::strcmp(allow, "1") == 0) {
+    warning = what;
+    return {};
+  }
+  return what + " (" + calls.front().name + " is imported by " + calls.front().object + "; set " + kAllowVar +
+         "=1 to capture it anyway)";
+}
 
+void CaptureState::agree_or_abort(const std::string& error) {
   // Every rank learns whether one failed; the lowest failing rank alone reports (one message).
   int bad = error.empty() ? size_ : rank_;
   int first_bad = size_;
@@ -134,6 +147,26 @@ void CaptureState::begin(const char* init_func, int thread_level) {
     PMPI_Barrier(MPI_COMM_WORLD);
     PMPI_Abort(MPI_COMM_WORLD, kAbortCode);
   }
+}
+
+void CaptureState::check_fortran_program() {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
+  std::string warning;
+  const std::string error = check_calls(warning);
+  agree_or_abort(error);
+  if (!warning.empty() && rank_ == 0)
+    std::fprintf(stderr, "simfab-capture: warning: %s; only the C bindings are recorded, so this Fortran program "
+                         "runs uncaptured (%s=1)\n", warning.c_str(), kAllowVar);
+}
+
+void CaptureState::begin(const char* init_func, int thread_level) {
+  PMPI_Comm_rank(MPI_COMM_WORLD, &rank_);
+  PMPI_Comm_size(MPI_COMM_WORLD, &size_);
+  std::string warning;
+  std::string error = configure();
+  if (error.empty()) error = check_calls(warning);
+  agree_or_abort(error);
 
   std::uint64_t run_id = rank_ == 0 ? make_run_id() : 0;
   PMPI_Bcast(&run_id, 1, MPI_UINT64_T, 0, MPI_COMM_WORLD);
@@ -152,6 +185,8 @@ void CaptureState::begin(const char* init_func, int thread_level) {
   pid_ = ::getpid();
   std::atexit(flush_at_exit_hook);
 
+  if (!warning.empty() && rank_ == 0)
+    std::fprintf(stderr, "simfab-capture: warning: %s (captured anyway: %s=1)\n", warning.c_str(), kAllowVar);
   if (thread_level == MPI_THREAD_MULTIPLE && rank_ == 0) {
     std::fprintf(stderr,
                  "simfab-capture: warning: MPI_THREAD_MULTIPLE: the capture library is not "

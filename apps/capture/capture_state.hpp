@@ -14,8 +14,10 @@
 //     the same handle value gets a new id;
 //   - request numbering: MPI_Isend/Ibsend/Issend/Irsend/Irecv give the returned MPI_Request the
 //     next id (1, 2, ...; never reused); the completion call that finds it done takes it out of
-//     the table. Requests that no recorded call created (persistent requests, nonblocking
-//     collectives, ...) are unknown and left out of `done` lists;
+//     the table. MPI_Start/MPI_Startall number each persistent request they start afresh, so one
+//     handle carries a new id per start (persistent_ keeps what its init said). Nonblocking
+//     collectives and MPI_Imrecv number their requests too. Requests that no recorded call created
+//     (generalized requests, ...) are unknown and left out of `done` lists;
 //   - scratch arrays (saved request handles, statuses for callers that pass MPI_STATUS(ES)_IGNORE)
 //     that grow to the largest call and are then reused: no allocation per call in a steady state.
 //
@@ -66,6 +68,21 @@ struct RequestInfo {
   bool is_send = false;
 };
 
+// A persistent request (MPI_Send_init, MPI_Bsend_init, MPI_Ssend_init, MPI_Rsend_init,
+// MPI_Recv_init): what each MPI_Start of it records, namely the nonblocking call it stands for and
+// that call's arguments. The datatype and communicator are looked up at init, because MPI lets the
+// program free both while the request lives.
+struct PersistentInfo {
+  const char* func = "";     // "MPI_Isend", "MPI_Ibsend", "MPI_Issend", "MPI_Irsend" or "MPI_Irecv"
+  bool is_send = false;
+  const void* buf = nullptr;
+  int count = 0;
+  TypeInfo type;             // id 0: MPI_DATATYPE_NULL (written 0,0,0)
+  int peer = 0;
+  int tag = 0;
+  CommInfo comm;
+};
+
 class CaptureState {
  public:
   CaptureState() = default;
@@ -79,10 +96,16 @@ class CaptureState {
   // After PMPI_Init/PMPI_Init_thread returned MPI_SUCCESS: reads the environment, creates the
   // directory and this rank's .part file, agrees on the run id, writes the header and the init
   // record (`init_func:-:-:-:<now>`). On bad input (a directory that cannot be created or written,
-  // a malformed SIMFAB_CAPTURE_SPEED) the lowest failing rank prints the reason, naming the path
+  // a malformed SIMFAB_CAPTURE_SPEED, a program that calls MPI functions the library does not record:
+  // unrecorded_calls.hpp) the lowest failing rank prints the reason, naming the path
   // or value, to stderr and calls PMPI_Abort(MPI_COMM_WORLD, 2); the others wait to be ended.
   // `thread_level`: the provided level, -1 for MPI_Init.
   void begin(const char* init_func, int thread_level);
+  // After the Fortran bindings' MPI_INIT (wrap_fortran_init.cpp), which does not go through the C
+  // MPI_Init: the check of unrecorded_calls.hpp alone. A Fortran program's calls are not recorded,
+  // so it is refused (exit 2, the lowest rank names the calls) unless
+  // SIMFAB_CAPTURE_ALLOW_UNRECORDED=1, when rank 0 warns and nothing is captured.
+  void check_fortran_program();
   // Before PMPI_Finalize: writes `MPI_Finalize:<call_ns>:-` and `# end`, closes the file and
   // renames it to rank-<r>.txt. Recording stops.
   void finish(std::int64_t call_ns);
@@ -111,6 +134,21 @@ class CaptureState {
     return requests_.erase(requests_.key_of(request), info);
   }
 
+  // Persistent requests, from their init to MPI_Request_free. A started persistent request is also
+  // in the request table under a new number from each MPI_Start (new_request) until a completion
+  // call takes it out; the handle itself stays valid (MPI sets it inactive, not MPI_REQUEST_NULL).
+  void add_persistent(MPI_Request request, const PersistentInfo& info) {
+    persistent_.insert(persistent_.key_of(request), info);
+  }
+  const PersistentInfo* persistent(MPI_Request request) { return persistent_.find(persistent_.key_of(request)); }
+  void forget_persistent(MPI_Request request) { persistent_.erase(persistent_.key_of(request)); }
+  // Whether a completion call that returned `after` for the request `before` completed it: MPI sets a
+  // completed request to MPI_REQUEST_NULL, except a persistent one, which it only makes inactive
+  // (`finished`: the call reports this request complete, e.g. MPI_Wait returned MPI_SUCCESS).
+  bool completed(MPI_Request before, MPI_Request after, bool finished) {
+    return after == MPI_REQUEST_NULL || (finished && persistent(before) != nullptr);
+  }
+
   // Scratch: a copy of requests[0..n), and n statuses (both valid until the next call).
   MPI_Request* save_requests(const MPI_Request* requests, int n);
   MPI_Status* scratch_statuses(int n);
@@ -129,6 +167,12 @@ class CaptureState {
  private:
   [[noreturn]] void fail(const std::string& message);
   std::string configure();   // returns an error message, empty on success
+  // The MPI calls of the program that are not recorded (unrecorded_calls.hpp): an error message,
+  // or (with SIMFAB_CAPTURE_ALLOW_UNRECORDED=1) empty and the same text in `warning`.
+  std::string check_calls(std::string& warning);
+  // Collective over MPI_COMM_WORLD: when `error` is not empty on some rank, the lowest such rank
+  // prints it and aborts the job with exit code 2 (the others wait to be ended).
+  void agree_or_abort(const std::string& error);
   void write_header(std::uint64_t run_id);
 
   bool active_ = false;
@@ -147,6 +191,7 @@ class CaptureState {
   HandleMap<TypeInfo> types_;
   HandleMap<int> ops_;
   HandleMap<RequestInfo> requests_;
+  HandleMap<PersistentInfo> persistent_;
   int next_comm_id_ = 1;
   int next_type_id_ = 1;
   int next_op_id_ = 1;

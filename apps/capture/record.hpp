@@ -82,6 +82,8 @@ class Record {
     const TypeInfo t = state_.type(type);
     return triple(t.id, t.size, t.extent);
   }
+  // A datatype looked up earlier (a persistent request's); id 0 is MPI_DATATYPE_NULL.
+  Record& dt(const TypeInfo& t) { return t.id == 0 ? no_dt() : triple(t.id, t.size, t.extent); }
   // The datatype if MPI uses it at this rank, else `0,0,0` (the handle is not looked at).
   Record& dt_if(bool used, MPI_Datatype type) { return used ? dt(type) : no_dt(); }
   Record& no_dt() {

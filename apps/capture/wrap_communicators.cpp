@@ -1,4 +1,4 @@
-// Communicator wrappers: MPI_Comm_dup, MPI_Comm_split, MPI_Comm_create, MPI_Comm_free; and the
+// Communicator wrappers: MPI_Comm_dup, MPI_Comm_idup, MPI_Comm_split, MPI_Comm_create, MPI_Comm_free; and the
 // unrecorded MPI_Comm_disconnect, MPI_Type_free and MPI_Op_free, which end a handle's life.
 //
 // Each recorded wrapper hands traced() (traced.hpp) its PMPI_X call and its fields; a call that
@@ -15,8 +15,8 @@
 // the new communicator's rank 0 (one color per new communicator; MPI_UNDEFINED's -32766 when this
 // rank got MPI_COMM_NULL) and key = this rank's rank in it, so a reader rebuilds every member
 // list by MPI_Comm_split's rule. Communicators made by other unrecorded calls
-// (MPI_Intercomm_create, MPI_Comm_idup, MPI_Comm_create_group, ...) appear in records under an id
-// no newcomm introduced.
+// (MPI_Intercomm_create, MPI_Comm_create_group, ...) would appear in records under an id no newcomm
+// introduced: the library refuses programs that call them (unrecorded_calls.hpp).
 #include <mpi.h>
 
 #include "capture_state.hpp"
@@ -56,6 +56,16 @@ template <class Call>
 extern "C" int MPI_Comm_dup(MPI_Comm comm, MPI_Comm* newcomm) {
   return traced("MPI_Comm_dup", [&] { return PMPI_Comm_dup(comm, newcomm); },
                 [&](Record& r) { r.comm(comm).newcomm(*newcomm); });
+}
+
+// The new communicator's handle, rank and size are known when MPI_Comm_idup returns (Open MPI sets
+// its group at once; only its context id is agreed on in the background), so it is recorded then,
+// with the request (completed like a send's).
+extern "C" int MPI_Comm_idup(MPI_Comm comm, MPI_Comm* newcomm, MPI_Request* request) {
+  return traced("MPI_Comm_idup", [&] { return PMPI_Comm_idup(comm, newcomm, request); }, [&](Record& r) {
+    r.comm(comm).newcomm(*newcomm);
+    r.req(r.state().new_request(*request, true));
+  });
 }
 
 extern "C" int MPI_Comm_split(MPI_Comm comm, int color, int key, MPI_Comm* newcomm) {

@@ -10,8 +10,10 @@
 //   - Waitall/Testall (flag set): every request that was active and is now MPI_REQUEST_NULL, in
 //     array order, status i for request i (so a Waitall that failed with MPI_ERR_IN_STATUS lists
 //     only those that did complete).
-// A send request is written `id/-2/-1/0`; a request no recorded call created (persistent,
-// nonblocking collective, generalized) is left out. Callers' MPI_STATUS(ES)_IGNORE is replaced by
+// A persistent request is not set to MPI_REQUEST_NULL but made inactive: it counts as completed
+// when the call reports it done (CaptureState::completed); an inactive one is not in the request
+// table, so a Wait on it lists nothing. A send request (and a nonblocking collective's) is written
+// `id/-2/-1/0`; a request no recorded call created (generalized) is left out. Callers' MPI_STATUS(ES)_IGNORE is replaced by
 // scratch statuses for PMPI. These calls are recorded even when PMPI returns an error, so the
 // requests they completed are not lost.
 #include <mpi.h>
@@ -38,11 +40,15 @@ MPI_Status* statuses_arg(CallScope& scope, MPI_Status* statuses, int n) {
   return scope && statuses == MPI_STATUSES_IGNORE ? scope.state().scratch_statuses(n) : statuses;
 }
 
-// Waitall and Testall's `done` entries: every request that was active and is now MPI_REQUEST_NULL.
-void take_all_completed(Record& r, int count, const MPI_Request* before, const MPI_Request* requests,
+// Waitall and Testall's `done` entries: every request that was active and is now MPI_REQUEST_NULL,
+// and every persistent one the call finished (rc MPI_SUCCESS: all of them; MPI_ERR_IN_STATUS: those
+// whose status says MPI_SUCCESS).
+void take_all_completed(Record& r, int rc, int count, const MPI_Request* before, const MPI_Request* requests,
                         const MPI_Status* statuses) {
   for (int i = 0; i < count; ++i) {
-    if (before[i] != MPI_REQUEST_NULL && requests[i] == MPI_REQUEST_NULL) r.done_take(before[i], statuses[i]);
+    const bool finished = rc == MPI_SUCCESS || (rc == MPI_ERR_IN_STATUS && statuses[i].MPI_ERROR == MPI_SUCCESS);
+    if (before[i] != MPI_REQUEST_NULL && r.state().completed(before[i], requests[i], finished))
+      r.done_take(before[i], statuses[i]);
   }
 }
 
@@ -53,9 +59,10 @@ extern "C" int MPI_Wait(MPI_Request* request, MPI_Status* status) {
   MPI_Status local;
   MPI_Status* st = status_arg(scope, status, local);
   const MPI_Request before = scope ? *request : MPI_REQUEST_NULL;
-  return traced_even_on_error(scope, "MPI_Wait", [&] { return PMPI_Wait(request, st); }, [&](Record& r) {
+  int rc = MPI_SUCCESS;
+  return traced_even_on_error(scope, "MPI_Wait", [&] { return rc = PMPI_Wait(request, st); }, [&](Record& r) {
     r.done_begin();
-    if (*request == MPI_REQUEST_NULL) r.done_take(before, *st);
+    if (r.state().completed(before, *request, rc == MPI_SUCCESS)) r.done_take(before, *st);
     r.done_end();
   });
 }
@@ -67,7 +74,7 @@ extern "C" int MPI_Test(MPI_Request* request, int* flag, MPI_Status* status) {
   const MPI_Request before = scope ? *request : MPI_REQUEST_NULL;
   return traced_even_on_error(scope, "MPI_Test", [&] { return PMPI_Test(request, flag, st); }, [&](Record& r) {
     r.num(*flag ? 1 : 0).done_begin();
-    if (*flag && *request == MPI_REQUEST_NULL) r.done_take(before, *st);
+    if (*flag && r.state().completed(before, *request, true)) r.done_take(before, *st);
     r.done_end();
   });
 }
@@ -76,11 +83,12 @@ extern "C" int MPI_Waitall(int count, MPI_Request requests[], MPI_Status statuse
   CallScope scope;
   const MPI_Request* before = saved_requests(scope, requests, count);
   MPI_Status* sts = statuses_arg(scope, statuses, count);
+  int rc = MPI_SUCCESS;
   return traced_even_on_error(
-      scope, "MPI_Waitall", [&] { return PMPI_Waitall(count, requests, sts); },
+      scope, "MPI_Waitall", [&] { return rc = PMPI_Waitall(count, requests, sts); },
       [&](Record& r) {
         r.num(count).done_begin();
-        take_all_completed(r, count, before, requests, sts);
+        take_all_completed(r, rc, count, before, requests, sts);
         r.done_end();
       });
 }
@@ -89,11 +97,12 @@ extern "C" int MPI_Testall(int count, MPI_Request requests[], int* flag, MPI_Sta
   CallScope scope;
   const MPI_Request* before = saved_requests(scope, requests, count);
   MPI_Status* sts = statuses_arg(scope, statuses, count);
+  int rc = MPI_SUCCESS;
   return traced_even_on_error(
-      scope, "MPI_Testall", [&] { return PMPI_Testall(count, requests, flag, sts); },
+      scope, "MPI_Testall", [&] { return rc = PMPI_Testall(count, requests, flag, sts); },
       [&](Record& r) {
         r.num(count).num(*flag ? 1 : 0).done_begin();
-        if (*flag) take_all_completed(r, count, before, requests, sts);
+        if (*flag) take_all_completed(r, rc, count, before, requests, sts);
         r.done_end();
       });
 }
@@ -165,12 +174,14 @@ extern "C" int MPI_Testsome(int incount, MPI_Request requests[], int* outcount, 
 }
 
 // Unrecorded: a freed request completes unseen, so drop it from the table (a later request that
-// reuses the handle value is numbered afresh at its own Isend/Irecv anyway).
+// reuses the handle value is numbered afresh at its own Isend/Irecv/Start anyway), and a persistent
+// one from the persistent table.
 extern "C" int MPI_Request_free(MPI_Request* request) {
   CallScope scope;
   if (scope) {
     simfab::capture::RequestInfo ignored;
     scope.state().take_request(*request, &ignored);
+    scope.state().forget_persistent(*request);
   }
   return PMPI_Request_free(request);
 }

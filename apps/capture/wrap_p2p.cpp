@@ -7,9 +7,8 @@
 // passes MPI_STATUS_IGNORE, PMPI gets a local status so the record still has src/tag/bytes; the
 // caller's argument is left as it was.
 //
-// Not wrapped, so passed through unrecorded: persistent requests (MPI_Send_init, MPI_Recv_init,
-// MPI_Start*), matched probes (MPI_Mprobe, MPI_Mrecv, ...). A call that returns an error code is
-// not recorded either (its time counts as computation).
+// Persistent requests are in wrap_persistent.cpp, matched probes in wrap_matched_probe.cpp. A call
+// that returns an error code is not recorded (its time counts as computation).
 #include <mpi.h>
 
 #include "capture_state.hpp"

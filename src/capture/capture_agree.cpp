@@ -22,7 +22,7 @@ Sig signature(const CapRecord& rec) {
   Sig s;
   s.func = rec.func;
   if (cap_rooted(rec.func)) s.root = rec.root;
-  switch (rec.func) {
+  switch (cap_blocking(rec.func)) {
     case CapFunc::kBcast:
     case CapFunc::kReduce:
     case CapFunc::kAllreduce:

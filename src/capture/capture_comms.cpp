@@ -181,6 +181,22 @@ void CaptureAligner::resolve_requests(RankId r) {
     }
     return true;
   };
+  // Record i opens its request; `null`: one that moves no message. False on a problem.
+  const auto open_request = [&](const CapRecord& rec, uint32_t i, bool null) {
+    const std::string name(cap_func_name(rec.func));
+    if (!lap && rec.req == 0) {
+      problem(r, i, name + " with request 0 (MPI_REQUEST_NULL); expected a request number of 1 or more");
+      return false;
+    }
+    if (!lap && open.count(rec.req)) {
+      problem(r, i, name + " opens request " + std::to_string(rec.req) + ", which is still open since line " +
+                        std::to_string(rc.records[opened_at[rec.req]].line) + " (request numbers are never reused)");
+      return false;
+    }
+    open[rec.req] = null ? CapDone::kNullRequest : i;
+    opened_at[rec.req] = i;
+    return true;
+  };
   for (uint32_t i = 0; i < limit_[static_cast<size_t>(r)]; ++i) {
     CapRecord& rec = rc.records[i];
     const std::string name(cap_func_name(rec.func));
@@ -188,21 +204,20 @@ void CaptureAligner::resolve_requests(RankId r) {
       case CapClass::kIsend:
       case CapClass::kIrecv: {
         const bool send = cap_class(rec.func) == CapClass::kIsend;
-        if (!lap && rec.req == 0) {
-          problem(r, i, name + " with request 0 (MPI_REQUEST_NULL); expected a request number of 1 or more");
-          return;
-        }
-        if (!lap && open.count(rec.req)) {
-          problem(r, i, name + " opens request " + std::to_string(rec.req) + ", which is still open since line " +
-                            std::to_string(rc.records[opened_at[rec.req]].line) + " (request numbers are never reused)");
-          return;
-        }
         const bool null = (send ? rec.s_peer : rec.r_peer) == kCapProcNull || rec.comm_id == kCapLocalComm;
-        open[rec.req] = null ? CapDone::kNullRequest : i;
-        opened_at[rec.req] = i;
+        if (!open_request(rec, i, null)) return;
         if (!send && !resolve(rec, false, 0, 0, i)) return;
         break;
       }
+      case CapClass::kCollective:  // a nonblocking one opens a request, completed like a send's
+        if (cap_nonblocking_coll(rec.func) && !open_request(rec, i, rec.comm_id == kCapLocalComm)) return;
+        break;
+      case CapClass::kCreation:  // MPI_Comm_idup's request: the creation is converted at the call
+        if (rec.func == CapFunc::kCommIdup && !open_request(rec, i, true)) return;
+        break;
+      case CapClass::kTaken:  // MPI_Imrecv's request: the message was matched by its probe
+        if (rec.func == CapFunc::kImrecv && !open_request(rec, i, true)) return;
+        break;
       case CapClass::kRecv:
       case CapClass::kProbe:
       case CapClass::kSendrecv:
@@ -237,7 +252,7 @@ void CaptureAligner::resolve_requests(RankId r) {
           auto it = open.find(d.req);
           if (it == open.end()) {
             problem(r, i, name + " completes request " + std::to_string(d.req) +
-                              ", which no earlier MPI_Isend/MPI_Irecv of this file opened (or an earlier call already "
+                              ", which no earlier MPI_Isend/MPI_Irecv (or nonblocking collective, MPI_Imrecv) of this file opened (or an earlier call already "
                               "completed it)");
             return;
           }

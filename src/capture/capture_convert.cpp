@@ -44,11 +44,11 @@ uint64_t new_bytes(const CaptureRun& run, RankId r, uint32_t i, PinnedIntervals&
       return n;
     }
     case CapClass::kCollective: {
-      if (rec.func == CapFunc::kBarrier) return 0;
+      if (cap_blocking(rec.func) == CapFunc::kBarrier) return 0;
       const CapCollArgs a = collective_args(run, r, i);
       const uint64_t sb = (a.s_counts.empty() ? a.s_count : list_sum(a.s_counts)) * a.s_dt;
       const uint64_t rb = (a.r_counts.empty() ? a.r_count : list_sum(a.r_counts)) * a.r_dt;
-      return pin(pins, rec.s_buf, sb) + (rec.func == CapFunc::kBcast ? 0 : pin(pins, rec.r_buf, rb));
+      return pin(pins, rec.s_buf, sb) + (cap_blocking(rec.func) == CapFunc::kBcast ? 0 : pin(pins, rec.r_buf, rb));
     }
     default: return 0;
   }
@@ -129,7 +129,7 @@ CapCollArgs collective_args(const CaptureRun& run, RankId r, uint32_t i) {
     const CapRecord& rr = run.rank(wr).records[j];
     return std::make_pair(pool_list(run.rank(wr), send ? rr.s_counts : rr.r_counts), send ? rr.s_dt : rr.r_dt);
   };
-  switch (rec.func) {
+  switch (cap_blocking(rec.func)) {
     case CapFunc::kBarrier: a.kind = TiKind::kBarrier; break;
     case CapFunc::kBcast: a.kind = TiKind::kBcast; break;
     case CapFunc::kReduce: a.kind = TiKind::kReduce; break;
@@ -157,7 +157,7 @@ CapCollArgs collective_args(const CaptureRun& run, RankId r, uint32_t i) {
       break;
     case CapFunc::kAllgather:
     case CapFunc::kAlltoall:
-      a.kind = rec.func == CapFunc::kAllgather ? TiKind::kAllgather : TiKind::kAlltoall;
+      a.kind = cap_blocking(rec.func) == CapFunc::kAllgather ? TiKind::kAllgather : TiKind::kAlltoall;
       if (in_place) {
         a.s_count = a.r_count;
         a.s_dt = a.r_dt;

@@ -125,7 +125,7 @@ void RankGoal::fragment(const CapRecord& rec, uint32_t i) {
   const int32_t comm = rec.comm_id;
   const int32_t local = rec.comm.rank, size = rec.comm.size;
   if (cap_class(rec.func) == CapClass::kCreation) {
-    build_creation_fragment(frag_, rec.func == CapFunc::kCommDup ? TiKind::kCommDup : TiKind::kCommSplit, local, size);
+    build_creation_fragment(frag_, cap_dup_form(rec.func) ? TiKind::kCommDup : TiKind::kCommSplit, local, size);
   } else {
     const CapCollArgs c = collective_args(run_, r_, i);
     TiAction a;
@@ -158,13 +158,19 @@ void RankGoal::fragment(const CapRecord& rec, uint32_t i) {
   for (const coll::FragDep& d : frag_.deps()) out_.depend(labels_[d.succ], labels_[d.pred], d.immediate);
   for (size_t k = 0; k < ops.size(); ++k)
     if (!has_pred_[k]) roots_.push_back(labels_[k]);
+  if (cap_nonblocking_coll(rec.func)) {  // the rank goes on once it started; its completion waits for the end
+    for (GoalLabel root : roots_) after_.push_back(Dep{root, true});
+    requests_[i] = labels_.back();
+    return;
+  }
   after_.push_back(Dep{labels_.back(), false});  // the closing calc
 }
 
 void RankGoal::op(uint32_t i) {
   const CapRecord& rec = rc_.records[i];
   switch (cap_class(rec.func)) {
-    case CapClass::kCompletion: return completion(rec);
+    case CapClass::kCompletion:
+    case CapClass::kTaken: return completion(rec);  // Mrecv/Imrecv: an empty calc in the chain
     case CapClass::kCollective:
     case CapClass::kCreation: return fragment(rec, i);
     default: return point_to_point(rec, i);

@@ -117,6 +117,28 @@ const char* layout(CapFunc f, CapDialect d) {
     case CapFunc::kDistGraphCreate:
     case CapFunc::kDistGraphCreateAdjacent: return lap ? nullptr : "mkKN";
     case CapFunc::kCommFree: return lap ? nullptr : "m";
+    case CapFunc::kMprobe: return lap ? nullptr : "PTms";
+    case CapFunc::kImprobe: return lap ? nullptr : "PTmfs";
+    case CapFunc::kMrecv: return lap ? nullptr : "BCDs";
+    case CapFunc::kImrecv: return lap ? nullptr : "BCDq";
+    // Nonblocking collectives: the blocking layout, then the request.
+    case CapFunc::kIbarrier: return lap ? nullptr : "mq";
+    case CapFunc::kIbcast: return lap ? nullptr : "bcdrmq";
+    case CapFunc::kIreduce: return lap ? nullptr : "bBcdormq";
+    case CapFunc::kIallreduce:
+    case CapFunc::kIscan:
+    case CapFunc::kIexscan: return lap ? nullptr : "bBcdomq";
+    case CapFunc::kIreduceScatterBlock: return lap ? nullptr : "bBCdomq";
+    case CapFunc::kIreduceScatter: return lap ? nullptr : "bBVdomq";
+    case CapFunc::kIgather:
+    case CapFunc::kIscatter: return lap ? nullptr : "bcdBCDrmq";
+    case CapFunc::kIallgather:
+    case CapFunc::kIalltoall: return lap ? nullptr : "bcdBCDmq";
+    case CapFunc::kIgatherv: return lap ? nullptr : "bcdBVDrmq";
+    case CapFunc::kIscatterv: return lap ? nullptr : "bvdBCDrmq";
+    case CapFunc::kIallgatherv: return lap ? nullptr : "bcdBVDmq";
+    case CapFunc::kIalltoallv: return lap ? nullptr : "bvdBVDmq";
+    case CapFunc::kCommIdup: return lap ? nullptr : "mNq";
     case CapFunc::kCount: break;
   }
   return nullptr;
@@ -395,13 +417,14 @@ void Reader::check_record(CapRecord& rec, size_t pos) {
         bad(pos, name + ": a counts list of " + std::to_string(out_.counts[list]) + " entries; expected " +
                      std::to_string(size) + " (the communicator's size)");
     const bool root = rec.comm.rank == rec.root;
-    if (rec.func == CapFunc::kGatherv && root && rec.r_counts == kCapNoList)
+    const CapFunc blocking = cap_blocking(rec.func);
+    if (blocking == CapFunc::kGatherv && root && rec.r_counts == kCapNoList)
       bad(pos, "MPI_Gatherv at its root needs the receive counts (got '-')");
-    if (rec.func == CapFunc::kScatterv && root && rec.s_counts == kCapNoList)
+    if (blocking == CapFunc::kScatterv && root && rec.s_counts == kCapNoList)
       bad(pos, "MPI_Scatterv at its root needs the send counts (got '-')");
-    if ((rec.func == CapFunc::kAllgatherv || rec.func == CapFunc::kReduceScatter) && rec.r_counts == kCapNoList)
+    if ((blocking == CapFunc::kAllgatherv || blocking == CapFunc::kReduceScatter) && rec.r_counts == kCapNoList)
       bad(pos, name + " needs its receive counts (got '-')");
-    if (rec.func == CapFunc::kAlltoallv && (rec.r_counts == kCapNoList || rec.s_counts == kCapNoList))
+    if (blocking == CapFunc::kAlltoallv && (rec.r_counts == kCapNoList || rec.s_counts == kCapNoList))
       bad(pos, "MPI_Alltoallv needs both counts lists (got '-')");
   }
   if (cap_split_form(rec.func) && rec.color != kCapUndefined && rec.color < 0)
@@ -410,7 +433,7 @@ void Reader::check_record(CapRecord& rec, size_t pos) {
     bad(pos, name + ": " +
                  (rec.has_newcomm ? "a new communicator for colour MPI_UNDEFINED; expected '-'"
                                   : "no new communicator ('-') for a defined colour"));
-  if (rec.func == CapFunc::kCommDup && !rec.has_newcomm) bad(pos, "MPI_Comm_dup: expected the new communicator, got '-'");
+  if (cap_dup_form(rec.func) && !rec.has_newcomm) bad(pos, name + ": expected the new communicator, got '-'");
   if (rec.done_count > 0 && rec.n != 0 && rec.done_count > rec.n)
     bad(pos, name + ": " + std::to_string(rec.done_count) + " completed requests, more than the " + std::to_string(rec.n) +
                  " it was given");
@@ -420,7 +443,12 @@ void Reader::check_record(CapRecord& rec, size_t pos) {
     rec.r_count = rec.s_count;
     rec.r_dt = rec.s_dt;
   }
-  switch (rec.func) {
+  // A matched probe that found a message receives it: its status gives the bytes.
+  if ((rec.func == CapFunc::kMprobe || rec.func == CapFunc::kImprobe) && rec.has_status) {
+    rec.r_count = rec.st_bytes;
+    rec.r_dt = 1;
+  }
+  switch (cap_blocking(rec.func)) {
     case CapFunc::kBcast:
     case CapFunc::kReduce:
     case CapFunc::kAllreduce:

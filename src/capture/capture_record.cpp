@@ -65,6 +65,27 @@ constexpr FuncInfo kFuncs[] = {
     {"MPI_Dist_graph_create", CapClass::kCreation},
     {"MPI_Dist_graph_create_adjacent", CapClass::kCreation},
     {"MPI_Comm_free", CapClass::kFree},
+    {"MPI_Mprobe", CapClass::kRecv},
+    {"MPI_Improbe", CapClass::kRecv},
+    {"MPI_Mrecv", CapClass::kTaken},
+    {"MPI_Imrecv", CapClass::kTaken},
+    {"MPI_Ibarrier", CapClass::kCollective},
+    {"MPI_Ibcast", CapClass::kCollective},
+    {"MPI_Ireduce", CapClass::kCollective},
+    {"MPI_Iallreduce", CapClass::kCollective},
+    {"MPI_Iscan", CapClass::kCollective},
+    {"MPI_Iexscan", CapClass::kCollective},
+    {"MPI_Ireduce_scatter_block", CapClass::kCollective},
+    {"MPI_Ireduce_scatter", CapClass::kCollective},
+    {"MPI_Igather", CapClass::kCollective},
+    {"MPI_Iscatter", CapClass::kCollective},
+    {"MPI_Iallgather", CapClass::kCollective},
+    {"MPI_Ialltoall", CapClass::kCollective},
+    {"MPI_Igatherv", CapClass::kCollective},
+    {"MPI_Iscatterv", CapClass::kCollective},
+    {"MPI_Iallgatherv", CapClass::kCollective},
+    {"MPI_Ialltoallv", CapClass::kCollective},
+    {"MPI_Comm_idup", CapClass::kCreation},
 };
 static_assert(std::size(kFuncs) == static_cast<size_t>(CapFunc::kCount));
 
@@ -73,8 +94,30 @@ static_assert(std::size(kFuncs) == static_cast<size_t>(CapFunc::kCount));
 std::string_view cap_func_name(CapFunc f) { return kFuncs[static_cast<size_t>(f)].name; }
 CapClass cap_class(CapFunc f) { return kFuncs[static_cast<size_t>(f)].cls; }
 
-bool cap_rooted(CapFunc f) {
+CapFunc cap_blocking(CapFunc f) {
   switch (f) {
+    case CapFunc::kIbarrier: return CapFunc::kBarrier;
+    case CapFunc::kIbcast: return CapFunc::kBcast;
+    case CapFunc::kIreduce: return CapFunc::kReduce;
+    case CapFunc::kIallreduce: return CapFunc::kAllreduce;
+    case CapFunc::kIscan: return CapFunc::kScan;
+    case CapFunc::kIexscan: return CapFunc::kExscan;
+    case CapFunc::kIreduceScatterBlock: return CapFunc::kReduceScatterBlock;
+    case CapFunc::kIreduceScatter: return CapFunc::kReduceScatter;
+    case CapFunc::kIgather: return CapFunc::kGather;
+    case CapFunc::kIscatter: return CapFunc::kScatter;
+    case CapFunc::kIallgather: return CapFunc::kAllgather;
+    case CapFunc::kIalltoall: return CapFunc::kAlltoall;
+    case CapFunc::kIgatherv: return CapFunc::kGatherv;
+    case CapFunc::kIscatterv: return CapFunc::kScatterv;
+    case CapFunc::kIallgatherv: return CapFunc::kAllgatherv;
+    case CapFunc::kIalltoallv: return CapFunc::kAlltoallv;
+    default: return f;
+  }
+}
+
+bool cap_rooted(CapFunc f) {
+  switch (cap_blocking(f)) {
     case CapFunc::kBcast:
     case CapFunc::kReduce:
     case CapFunc::kGather:

@@ -38,6 +38,12 @@ enum class CapFunc : uint8_t {
   // new rank 0, key = the new rank; docs/capture-format.md).
   kCartCreate, kCartSub, kCommSplitType, kGraphCreate, kDistGraphCreate, kDistGraphCreateAdjacent,
   kCommFree,
+  // Matched probes: the probe that matched receives, the Mrecv takes what it found.
+  kMprobe, kImprobe, kMrecv, kImrecv,
+  // Nonblocking collectives: a blocking collective's fields and a request (cap_blocking).
+  kIbarrier, kIbcast, kIreduce, kIallreduce, kIscan, kIexscan, kIreduceScatterBlock, kIreduceScatter,
+  kIgather, kIscatter, kIallgather, kIalltoall, kIgatherv, kIscatterv, kIallgatherv, kIalltoallv,
+  kCommIdup,  // MPI_Comm_dup's fields and a request: converted as a Comm_dup at its call
   kCount,
 };
 
@@ -48,7 +54,8 @@ enum class CapClass : uint8_t {
   kIgnored,     // MPI_Comm_rank/size, MPI_Iprobe: their time is part of the gap (as Schedgen)
   kSend,        // blocking sends
   kIsend,       // non-blocking sends: open a request
-  kRecv,
+  kRecv,        // MPI_Recv; MPI_Mprobe and MPI_Improbe that found a message (they match it; their
+                // status gives the bytes)
   kIrecv,
   kSendrecv,    // Sendrecv, Sendrecv_replace
   kCompletion,  // Wait*, Test*: complete the requests in their done list
@@ -56,12 +63,20 @@ enum class CapClass : uint8_t {
   kCollective,  // barrier .. alltoallv
   kCreation,    // Comm_dup/split/create: a collective of the parent
   kFree,        // Comm_free
+  kTaken,       // MPI_Mrecv, MPI_Imrecv: receive what a matched probe took; an op with no output (its
+                // duration is dropped like every op's; Imrecv's request completes nothing)
 };
 
 std::string_view cap_func_name(CapFunc f);  // "MPI_Send"
 CapClass cap_class(CapFunc f);
 // Whether a collective has a root field.
 bool cap_rooted(CapFunc f);
+// A nonblocking collective's blocking form (MPI_Iallreduce -> MPI_Allreduce); any other f itself.
+CapFunc cap_blocking(CapFunc f);
+// Whether a creation duplicates its parent (MPI_Comm_dup, MPI_Comm_idup).
+inline bool cap_dup_form(CapFunc f) { return f == CapFunc::kCommDup || f == CapFunc::kCommIdup; }
+// Whether f is a nonblocking collective (it opens a request).
+inline bool cap_nonblocking_coll(CapFunc f) { return cap_blocking(f) != f; }
 // Whether a creation has MPI_Comm_split's fields (comm:color:key:newcomm): Comm_split and the
 // topology and type constructors recorded in its form.
 bool cap_split_form(CapFunc f);

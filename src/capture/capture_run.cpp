@@ -162,8 +162,11 @@ CapStep CaptureRun::step(RankId r, uint32_t i) const {
     case CapClass::kSend:
     case CapClass::kIsend: return local || rec.s_peer == kCapProcNull ? CapStep::kSkip : CapStep::kOp;
     case CapClass::kRecv:
+      if (rec.func == CapFunc::kImprobe && !rec.flag) return CapStep::kSkip;  // found nothing: like Iprobe
+      [[fallthrough]];
     case CapClass::kIrecv:
     case CapClass::kProbe: return local || rec.r_peer == kCapProcNull ? CapStep::kSkip : CapStep::kOp;
+    case CapClass::kTaken: return CapStep::kOp;
     case CapClass::kSendrecv:
       return local || (rec.s_peer == kCapProcNull && rec.r_peer == kCapProcNull) ? CapStep::kSkip : CapStep::kOp;
     case CapClass::kCompletion:

@@ -18,8 +18,9 @@
 //                handle was never created (liballprof) are LOCAL (kCapLocalComm): nothing of them is
 //                converted. A handle used before a recorded call created it is an error, as is a
 //                `comm` field whose rank/size differs from the handle's (interleaved lines).
-//   4. requests  per rank, request numbers -> the record that opened them (Isend/Irecv); each done
-//                entry of a completion (Wait*, Test*) gets CapDone::op. A request that was never
+//   4. requests  per rank, request numbers -> the record that opened them (Isend/Irecv, the
+//                nonblocking collectives; MPI_Imrecv's and MPI_Comm_idup's requests move nothing:
+//                kNullRequest); each done entry of a completion (Wait*, Test*) gets CapDone::op. A request that was never
 //                opened, or is completed twice, is an error ("a Wait on an unknown request").
 //                liballprof's Wait/Waitall name request addresses (Waitall: n addresses 8 bytes
 //                apart, as Schedgen assumes); unknown ones are skipped, as Schedgen does.

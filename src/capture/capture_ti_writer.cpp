@@ -16,6 +16,9 @@ namespace {
 constexpr int kByte = 6;
 constexpr int32_t kTiAnySourceOut = -555;
 constexpr int32_t kTiUndefinedOut = -333;
+// A wait's tag below -1 (not -444) waits for the rank's oldest nonblocking collective on the wait's
+// communicator (ti_trace.hpp).
+constexpr int32_t kTiCollectiveWaitTag = -2;
 
 // A SimGrid datatype id of `size` bytes, or -1.
 int dt_id(uint64_t size) {
@@ -144,7 +147,7 @@ void RankWriter::point_to_point(const CapRecord& rec, uint32_t i) {
       break;
     case CapClass::kRecv:
     case CapClass::kIrecv:
-      begin(rec.func == CapFunc::kRecv ? "recv" : "irecv");
+      begin(cap_class(rec.func) == CapClass::kRecv ? "recv" : "irecv");  // MPI_Mprobe too: it matches
       arg(src_of(rec));
       arg(rec.r_tag);
       count_dt(rec.r_count, rec.r_dt);
@@ -196,6 +199,13 @@ void RankWriter::completion(const CapRecord& rec) {
     open_.erase(op);
     const CapRecord& o = rc_.records[op];
     begin("wait");
+    if (cap_nonblocking_coll(o.func)) {  // a collective tag: the oldest nonblocking collective on its comm
+      arg(-1);
+      arg(-1);
+      arg(kTiCollectiveWaitTag);
+      end(o.comm_id);
+      continue;
+    }
     if (cap_class(o.func) == CapClass::kIsend) {
       arg(o.comm.rank);
       arg(o.s_peer);
@@ -212,7 +222,8 @@ void RankWriter::completion(const CapRecord& rec) {
 void RankWriter::collective(uint32_t i) {
   const CapRecord& rec = rc_.records[i];
   const CapCollArgs a = collective_args(run_, r_, i);
-  begin(ti_action_name(a.kind));
+  const bool nonblocking = cap_nonblocking_coll(rec.func);
+  begin(nonblocking ? ti_nonblocking_name(a.kind) : ti_action_name(a.kind));
   switch (a.kind) {
     case TiKind::kBarrier: break;
     case TiKind::kBcast:
@@ -296,10 +307,11 @@ void RankWriter::collective(uint32_t i) {
     default: SIMFAB_CHECK(false, "capture TI writer: not a collective");
   }
   end(rec.comm_id);
+  if (nonblocking) open_.insert(i);
 }
 
 void RankWriter::creation(const CapRecord& rec) {
-  switch (rec.func == CapFunc::kCommDup ? 0 : cap_split_form(rec.func) ? 1 : 2) {
+  switch (cap_dup_form(rec.func) ? 0 : cap_split_form(rec.func) ? 1 : 2) {
     case 0:
       begin("comm_dup");
       arg(rec.new_id);
@@ -335,7 +347,8 @@ void RankWriter::creation(const CapRecord& rec) {
 void RankWriter::op(uint32_t i) {
   const CapRecord& rec = rc_.records[i];
   switch (cap_class(rec.func)) {
-    case CapClass::kCompletion: return completion(rec);
+    case CapClass::kCompletion:
+    case CapClass::kTaken: return completion(rec);  // Mrecv/Imrecv: completes nothing, writes nothing
     case CapClass::kCollective: return collective(i);
     case CapClass::kCreation: return creation(rec);
     default: return point_to_point(rec, i);

@@ -126,6 +126,7 @@ void RankWriter::completion(const CapRecord& rec, uint64_t t) {
     }
     if (d.op == CapDone::kNullRequest) continue;
     const CapRecord& op = rc_.records[d.op];
+    if (cap_nonblocking_coll(op.func)) continue;  // written as a collective at its call (record())
     if (cap_class(op.func) == CapClass::kIsend) {
       out_.check(OTF2_EvtWriter_MpiIsendComplete(w_, nullptr, t, d.req), "MpiIsendComplete");
     } else {

@@ -10,7 +10,10 @@
 //   entries as MpiIsendComplete, MpiIrecv (source, tag, bytes of its status) or
 //   MpiRequestCancelled; collectives with Score-P's byte totals (otf2_sizes.hpp, from the
 //   converters' collective arguments); creations as CREATE_HANDLE with CommCreate; frees as
-//   CommDestroy. MPI_PROC_NULL transfers and calls on MPI_COMM_SELF-like communicators write the
+//   CommDestroy. A nonblocking collective is written as its collective at its call (OTF2 1-2 has no
+//   nonblocking collective events; the completion that finds it done writes nothing for it), so
+//   read back it replays blocking there; a matched probe that found a message as the MpiRecv, its
+//   Mrecv/Imrecv as the region only. MPI_PROC_NULL transfers and calls on MPI_COMM_SELF-like communicators write the
 //   region only. A rank cut by --salvage ends with an MPI_Finalize at its last time.
 // Communicators: world = comm 0, self = comm 1, the run's communicator k = comm k + 1 (its
 // members and parent from the alignment). The archive's creator is "simfab <version> convert"

@@ -3,7 +3,11 @@
 //     lookups and erases (backward-shift deletion is the part that can go wrong), with keys shaped
 //     like Open MPI's handles (aligned pointers) and MPICH's (ints);
 //   - TraceWriter: the file holds exactly what was put, across flushes of the 1 MiB buffer and a
-//     record longer than the buffer.
+//     record longer than the buffer;
+//   - a persistent request's handle carries a new request id at each MPI_Start (insert replaces);
+//   - the refusal at MPI_Init (unrecorded_calls.hpp): canonical names of C, PMPI and Fortran
+//     spellings, the allow-list, which imports pass, the message's list of names, and a scan of this
+//     process (which imports no MPI function) finding nothing.
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -18,6 +22,7 @@
 
 #include "handle_map.hpp"
 #include "trace_writer.hpp"
+#include "unrecorded_calls.hpp"
 
 namespace simfab::capture {
 namespace {
@@ -116,6 +121,66 @@ TEST(CaptureTraceWriter, OpenFailsInAMissingDirectory) {
   TraceWriter w;
   EXPECT_FALSE(w.open("/nonexistent-simfab-dir/rank-0.txt.part"));
   EXPECT_FALSE(w.is_open());
+}
+
+// MPI_Start re-inserts a persistent handle under the next request id: the handle maps to the newest
+// id, and a completion takes it out until the next start.
+TEST(CaptureHandleMap, ReinsertedHandleTakesTheNewestValue) {
+  HandleMap<std::uint64_t> map;
+  const std::uintptr_t handle = 0x7f0000001230;
+  std::uint64_t taken = 0;
+  for (std::uint64_t id = 3; id <= 6; ++id) {
+    map.insert(handle, id);
+    ASSERT_NE(map.find(handle), nullptr);
+    EXPECT_EQ(*map.find(handle), id);
+    EXPECT_EQ(map.size(), 1u);
+    if (id % 2 == 0) {  // completed before the next start
+      EXPECT_TRUE(map.erase(handle, &taken));
+      EXPECT_EQ(taken, id);
+      EXPECT_EQ(map.find(handle), nullptr);
+    }
+  }
+}
+
+TEST(CaptureUnrecordedCalls, CanonicalNames) {
+  EXPECT_EQ(canonical_mpi_name("MPI_Send"), "mpi_send");
+  EXPECT_EQ(canonical_mpi_name("PMPI_Win_fence"), "mpi_win_fence");
+  EXPECT_EQ(canonical_mpi_name("mpi_send_"), "mpi_send");
+  EXPECT_EQ(canonical_mpi_name("mpi_send__"), "mpi_send");
+  EXPECT_EQ(canonical_mpi_name("MPI_SEND"), "mpi_send");
+  EXPECT_EQ(canonical_mpi_name("pmpi_comm_rank_"), "mpi_comm_rank");
+  EXPECT_EQ(canonical_mpi_name("mpi_send_f08"), "mpi_send");
+  EXPECT_EQ(canonical_mpi_name("ompi_mpi_comm_world"), "");
+  EXPECT_EQ(canonical_mpi_name("MPI_"), "");
+}
+
+TEST(CaptureUnrecordedCalls, AllowList) {
+  for (const char* ok : {"mpi_comm_rank", "mpi_wtime", "mpi_get_count", "mpi_type_create_struct", "mpi_group_incl",
+                         "mpi_info_set", "mpi_cancel", "mpi_comm_c2f", "mpi_t_init_thread", "mpi_abort"})
+    EXPECT_TRUE(allowed_unrecorded(ok)) << ok;
+  for (const char* no : {"mpi_send", "mpi_put", "mpi_win_fence", "mpi_ineighbor_alltoall", "mpi_comm_idup",
+                         "mpi_intercomm_create", "mpi_file_write", "mpi_comm_spawn"})
+    EXPECT_FALSE(allowed_unrecorded(no)) << no;
+}
+
+TEST(CaptureUnrecordedCalls, WhichImportsPass) {
+  const std::vector<std::string> wrapped = {"MPI_Send", "MPI_Start", "MPI_Ibarrier"};
+  EXPECT_TRUE(call_is_covered("MPI_Send", wrapped));
+  EXPECT_TRUE(call_is_covered("MPI_Comm_rank", wrapped));     // allowed
+  EXPECT_TRUE(call_is_covered("mpi_comm_rank_", wrapped));    // allowed in any spelling
+  EXPECT_TRUE(call_is_covered("PMPI_Wtime", wrapped));
+  EXPECT_FALSE(call_is_covered("PMPI_Send", wrapped));        // bypasses the wrapper
+  EXPECT_FALSE(call_is_covered("mpi_send_", wrapped));        // Fortran is not wrapped
+  EXPECT_FALSE(call_is_covered("MPI_Win_fence", wrapped));
+  EXPECT_FALSE(call_is_covered("MPI_Recv", wrapped));         // not in this wrapped set
+}
+
+TEST(CaptureUnrecordedCalls, MessageListAndScan) {
+  EXPECT_EQ(join_call_names({{"MPI_Put", "a"}}), "MPI_Put");
+  EXPECT_EQ(join_call_names({{"MPI_Put", "a"}, {"MPI_Win_fence", "a"}}), "MPI_Put and MPI_Win_fence");
+  EXPECT_EQ(join_call_names({{"MPI_Get", "a"}, {"MPI_Put", "a"}, {"mpi_send_", "b"}}), "MPI_Get, MPI_Put and mpi_send_");
+  // This test program imports no MPI function: nothing to refuse.
+  EXPECT_TRUE(find_unrecorded_calls(reinterpret_cast<const void*>(&join_call_names)).empty());
 }
 
 }  // namespace

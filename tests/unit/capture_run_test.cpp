@@ -103,7 +103,7 @@ TEST(CaptureRun, CrossRankErrorsNameBothSidesAndTheExpectation) {
                        "rank-0.txt:9: collective mismatch: this MPI_Barrier is collective #0 on MPI_COMM_WORLD, but rank 1"));
   // A wait on an unknown request.
   EXPECT_EQ(align_error({capture_text(0, 2, {"MPI_Wait:2000:4/1/0/4:2500", fin}), capture_text(1, 2, {fin})}),
-            "rank-0.txt:9: MPI_Wait completes request 4, which no earlier MPI_Isend/MPI_Irecv of this file opened (or "
+            "rank-0.txt:9: MPI_Wait completes request 4, which no earlier MPI_Isend/MPI_Irecv (or nonblocking collective, MPI_Imrecv) of this file opened (or "
             "an earlier call already completed it)");
   // A communicator no recorded call created.
   EXPECT_TRUE(contains(align_error({capture_text(0, 2, {"MPI_Barrier:2000:77,0,2:2500", fin}),

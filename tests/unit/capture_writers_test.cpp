@@ -94,6 +94,35 @@ TEST(CaptureWriters, RequestsBecomeWaitsOrOneWaitall) {
   EXPECT_NE(goal.find("l9: calc 0\nl9 requires l3\nl9 requires l5\n"), std::string::npos);
 }
 
+TEST(CaptureWriters, NonblockingCollectivesAndMatchedProbes) {
+  // Both ranks start an Ibcast and an Iallreduce. Rank 0 waits for them out of order (two
+  // collective waits: each takes the oldest), rank 1 with one Waitall (every open request). Rank 1
+  // then sends 8 B with tag 5; rank 0 takes it with MPI_Mprobe from MPI_ANY_SOURCE (the receive,
+  // resolved to rank 1) and MPI_Mrecv (nothing: only its gap before it).
+  const auto nbc = [](int r) {
+    return std::vector<std::string>{"MPI_Ibcast:2000:8:2:3,4,4:0:" + world(r, 2) + ":1:2100",
+                                    "MPI_Iallreduce:2200:16:24:1:3,4,4:1:" + world(r, 2) + ":2:2300"};
+  };
+  std::vector<std::string> r0 = nbc(0), r1 = nbc(1);
+  for (const char* rec : {"MPI_Wait:2400:2/-2/-1/0:2500", "MPI_Wait:2600:1/-2/-1/0:2700"}) r0.push_back(rec);
+  r0.push_back("MPI_Mprobe:2800:-1:5:" + world(0, 2) + ":1,5,8:3000");
+  r0.push_back("MPI_Mrecv:3100:8:2:3,4,4:1,5,8:3200");
+  r0.push_back("MPI_Finalize:9000:-");
+  r1.push_back("MPI_Waitall:2400:2:1/-2/-1/0,2/-2/-1/0:2700");
+  r1.push_back("MPI_Send:2800:8:2:3,4,4:0:5:" + world(1, 2) + ":2900");
+  r1.push_back("MPI_Finalize:9000:-");
+  const CaptureRun run = align_texts({capture_text(0, 2, r0), capture_text(1, 2, r1)});
+  EXPECT_EQ(ti_of(run, 0),
+            "0 init\n0 sleep 0.000001\n0 ibcast 2 0 1\n0 sleep 0.0000001\n0 iallreduce 1 1 1\n0 sleep 0.0000001\n"
+            "0 wait -1 -1 -2\n0 sleep 0.0000001\n0 wait -1 -1 -2\n0 sleep 0.0000001\n0 recv 1 5 8 6\n"
+            "0 sleep 0.0000001\n0 sleep 0.0000058\n0 finalize\n");
+  EXPECT_EQ(ti_of(run, 1),
+            "1 init\n1 sleep 0.000001\n1 ibcast 2 0 1\n1 sleep 0.0000001\n1 iallreduce 1 1 1\n1 sleep 0.0000001\n"
+            "1 waitall\n1 sleep 0.0000001\n1 send 0 5 2 1\n1 sleep 0.0000061\n1 finalize\n");
+  const std::string goal = goal_of(run);
+  EXPECT_NE(goal.find("recv 8b from 1 tag 5\n"), std::string::npos) << goal;
+}
+
 TEST(CaptureWriters, CommunicatorsAndTheirCollectives) {
   std::vector<std::string> texts;
   for (int r = 0; r < 4; ++r) {

@@ -48,7 +48,6 @@ struct SwitchOptions {
 
 struct SimulationInput {
   std::string platform_path;  // empty: an ideal platform (GOAL), a default cluster (online)
-  PlatformVars platform_vars;  // --platform-var NAME=VALUE: the platform's ${NAME} (platform_vars.hpp)
   std::string goal_path;      // exactly one of goal_path / trace_path / otf2_path / program
   std::string trace_path;
   std::string hostfile_path;  // empty: round-robin mapping
@@ -58,6 +57,7 @@ struct SimulationInput {
   bool tag_output = false;            // online mode: --tag-output (online/output_tagger.hpp)
   std::string otf2_path;      // an OTF2 archive's anchor file (otf2/otf2_trace.hpp)
   double otf2_speed = 0;      // flop/s of the traced core: its gaps become flops; 0: sleeps
+  PlatformVars platform_vars;  // --platform-var NAME=VALUE: the platform's ${NAME} (platform_vars.hpp)
 };
 
 struct RunResult {

@@ -58,10 +58,10 @@ void expect_round_trip(const std::string& trace, const std::string& platform, co
     for (const auto& c : cfgs) s += " --cfg " + c;
     return s;
   }());
-  SimulationInput ti{platform, "", trace, hostfile, {}, 0, {}, false, {}, 0};
+  SimulationInput ti{platform, "", trace, hostfile, {}, 0, {}, false, {}, 0, {}};
   const std::string text = export_text(ti, cfgs);
   const std::string goal_path = write_test_file("exported.goal", text);
-  SimulationInput goal{platform, goal_path, "", hostfile, {}, 0, {}, false, {}, 0};
+  SimulationInput goal{platform, goal_path, "", hostfile, {}, 0, {}, false, {}, 0, {}};
   const ExecutionResult a = run(ti, cfgs);
   const ExecutionResult b = run(goal, cfgs);
   ASSERT_TRUE(a.blocked.empty()) << "the trace itself deadlocks";
@@ -199,13 +199,13 @@ TEST(GoalExport, RoundTripProcNullWildcardsSendrecv) {
   const std::string t = write_test_file("procnull.ti", kProcNullTrace);
   expect_round_trip(t, kCluster16, {});
   expect_round_trip(t, kCluster16, {"network/model=flow"});
-  const std::string text = export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0}, {});
+  const std::string text = export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0, {}}, {});
   EXPECT_NE(text.find("recv 30000b from any tag 5\n"), std::string::npos) << text;
   EXPECT_NE(text.find("recv 64b from any tag 20\n"), std::string::npos) << text;
   // sendrecv: both ops wait for the previous action and the next action requires both.
   const std::string p = write_test_file("sendrecv.ti", "0 compute 1e6\n0 sendrecv 1 1 8 1 2 16\n0 compute 1e6\n"
                                                         "1 sendrecv 0 2 16 0 1 8\n");
-  EXPECT_NE(export_text(SimulationInput{kCluster16, "", p, "", {}, 0, {}, false, {}, 0}, {})
+  EXPECT_NE(export_text(SimulationInput{kCluster16, "", p, "", {}, 0, {}, false, {}, 0, {}}, {})
                 .find("l1: calc 100000000\nl2: send 8b to 1 tag 1\nl2 requires l1\nl3: recv 16b from 1 tag 2\n"
                       "l3 requires l1\nl4: calc 100000000\nl4 requires l2\nl4 requires l3\n}\n"),
             std::string::npos);
@@ -218,7 +218,7 @@ TEST(GoalExport, RoundTripSmpiRecordingWithUndefinedSources) {
   const std::string t = kSrc + "/examples/ti/smpi/stencil4.txt";
   expect_round_trip(t, kCluster16, {});
   expect_round_trip(t, kCluster16, {"network/model=smpi"});
-  const std::string text = export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0}, {});
+  const std::string text = export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0, {}}, {});
   EXPECT_EQ(text.find("from any"), std::string::npos);
   EXPECT_NE(text.find("recv 64b from 2 tag 1"), std::string::npos) << text.substr(0, 2000);
 }
@@ -289,7 +289,7 @@ TEST(GoalExport, SubCommunicatorTagsAndLocalRanks) {
   for (int r = 0; r < 4; ++r) t += std::to_string(r) + " comm_split " + std::to_string(r % 2) + " 0 " + std::to_string(1 + r % 2) + "\n";
   t += "1 send 1 5 8 comm=2\n3 recv 0 5 8 comm=2\n0 barrier comm=1\n2 barrier comm=1\n1 barrier comm=2\n3 barrier comm=2\n";
   const std::string path = write_test_file("tags.ti", t);
-  const std::string text = export_text(SimulationInput{kCluster16, "", path, "", {}, 0, {}, false, {}, 0}, {});
+  const std::string text = export_text(SimulationInput{kCluster16, "", path, "", {}, 0, {}, false, {}, 0, {}}, {});
   const int32_t base2 = kCommTagBase + (int32_t{1} << 28);
   EXPECT_NE(text.find("send 8b to 3 tag " + std::to_string(base2 + 5) + "\n"), std::string::npos) << text;
   EXPECT_NE(text.find("recv 8b from 1 tag " + std::to_string(base2 + 5) + "\n"), std::string::npos) << text;
@@ -393,7 +393,7 @@ TEST(GoalExport, RoundTripNonBlockingCollectivesAndScans) {
 TEST(GoalExport, CommunicatorErrors) {
   const auto error_of = [](const std::string& trace) {
     try {
-      export_text(SimulationInput{kCluster16, "", write_test_file("comm.ti", trace), "", {}, 0, {}, false, {}, 0}, {});
+      export_text(SimulationInput{kCluster16, "", write_test_file("comm.ti", trace), "", {}, 0, {}, false, {}, 0, {}}, {});
     } catch (const InputError& e) {
       return format_error(e);
     }
@@ -474,7 +474,7 @@ constexpr const char* kGoldenGoal =
 
 TEST(GoalExport, GoldenThreeRanks) {
   const std::string t = write_test_file("golden.ti", kGoldenTrace);
-  EXPECT_EQ(export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0}, {}), kGoldenGoal);
+  EXPECT_EQ(export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0, {}}, {}), kGoldenGoal);
   expect_round_trip(t, kCluster16, {});
   // The text parses back (simfab's GOAL reader is the grammar's reference).
   const GoalSchedule g = parse_goal_text(kGoldenGoal, "golden.goal");
@@ -483,7 +483,7 @@ TEST(GoalExport, GoldenThreeRanks) {
 
 TEST(GoalExport, WithoutPlatformComputeIsFree) {
   const std::string t = write_test_file("golden.ti", kGoldenTrace);
-  const std::string text = export_text(SimulationInput{"", "", t, "", {}, 0, {}, false, {}, 0}, {});
+  const std::string text = export_text(SimulationInput{"", "", t, "", {}, 0, {}, false, {}, 0, {}}, {});
   EXPECT_NE(text.find("l1: calc 0\n"), std::string::npos) << text;
 }
 
@@ -506,7 +506,7 @@ TEST(GoalWriter, EmptyRanksAndAnyTag) {
 void expect_export_error(const std::string& trace, const std::vector<std::string>& expected) {
   const std::string t = write_test_file("bad.ti", trace);
   try {
-    export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0}, {});
+    export_text(SimulationInput{kCluster16, "", t, "", {}, 0, {}, false, {}, 0, {}}, {});
     ADD_FAILURE() << "no InputError for\n" << trace;
   } catch (const InputError& e) {
     const std::string msg = format_error(e);

@@ -97,7 +97,7 @@ void Executor::run_calc(SimTime t, OpId id) {
     if (head) wake_next(q, c, pk);
     return;
   }
-  c = cpu_end(t, SimTime::ps(static_cast<int64_t>(op.amount)), r);
+  c = cpu_end(t, SimTime::ps(static_cast<int64_t>(op.amount)), r, op.context & 1u);
   if (computes) cpus_->fixed(h, t, c);
   if (sink_ && op.amount > 0 && !(op.flags & op_flag::kDelay)) sink_->cpu_busy(r, ci, CpuUse::kCompute, t, c);
   op.flags |= op_flag::kStarted | op_flag::kDone;
@@ -211,7 +211,7 @@ void Executor::start_send(SimTime t, OpId id) {
   const uint8_t model = selector_ ? selector_->model(op.rank, t, op.amount) : 0;
   Network& net = this->net(model);
   c = cpu_end(t, op.flags & op_flag::kImmediate ? net.isend_overhead(hs, hd, op.amount)
-                                               : net.send_overhead(hs, hd, op.amount), op.rank);
+                                               : net.send_overhead(hs, hd, op.amount), op.rank, op.context & 1u);
   n = later(t, net.send_gap(hs, hd, op.amount), op.rank);
   if (sink_) sink_->cpu_busy(op.rank, op.cpu, CpuUse::kSendOverhead, t, c);
   Protocol protocol = net.protocol(op.amount);
@@ -366,7 +366,7 @@ void Executor::process_message(SimTime t, uint32_t msg_id) {
   const HostId hd = rank_host_[static_cast<size_t>(r)];
   if (msg.phase != MsgPhase::kEnvelope) {
     Network& net = this->net(msg.model);
-    c = cpu_end(t, net.recv_overhead(hs, hd, msg.size), r);
+    c = cpu_end(t, net.recv_overhead(hs, hd, msg.size), r, msg.context & 1u);
     n = later(t, net.recv_gap(hs, hd, msg.size), r);
     if (sink_) sink_->cpu_busy(r, msg.cpu, CpuUse::kRecvOverhead, t, c);
   }
@@ -507,8 +507,8 @@ SimTime Executor::later(SimTime t, SimTime d, RankId rank) const {
                                     "amounts and message sizes)");
 }
 
-SimTime Executor::cpu_end(SimTime t, SimTime d, RankId rank) {
-  return later(t, noise_ ? noise_->stretch(rank, t, d) : d, rank);
+SimTime Executor::cpu_end(SimTime t, SimTime d, RankId rank, bool collective) {
+  return later(t, noise_ ? noise_->stretch(rank, t, d, collective) : d, rank);
 }
 
 std::string Executor::describe_rq(RankId r) const {

@@ -270,7 +270,9 @@ class Executor : private cpu::CpuClient {
   SimTime later(SimTime t, SimTime d, RankId rank) const;
   // The end of a CPU interval of rank `rank` that starts at t and needs d: later(t, d), or later
   // with d stretched by the OS noise. Every CPU busy time the executor charges passes here.
-  SimTime cpu_end(SimTime t, SimTime d, RankId rank);
+  // `collective`: the interval belongs to a collective (its op's or message's context is odd,
+  // mpi/op.hpp), for noise on collectives only (noise/collectives).
+  SimTime cpu_end(SimTime t, SimTime d, RankId rank, bool collective);
   noise::NoiseModel* noise_ = nullptr;
   // The delivery-order stream of a message: its (sender, receiver) rank pair.
   static uint64_t stream(RankId src, RankId dst) {

@@ -28,8 +28,15 @@
 // CPU, not the wire); models that start a transfer when the sender's overhead is over (flow, smpi,
 // packet, NIC) start it at the stretched end.
 //
-// Complexity: O(log n) per interval (n detours per period), no allocation; memory 24 B per rank
-// (offset, injected time, detour count).
+// Sources (issue 33): the model holds one trace per noise source (the global noise/* settings,
+// each host class's: noise_classes.hpp); rank r reads traces[source_r] at its offset, or has no
+// noise (source_r = -1: its class says off, or no global noise for an unclassed host).
+// Collectives only (noise/collectives=yes, LogGOPSim's collnoise): the executor says for every
+// interval whether it belongs to a collective (its op's or message's matching context is a
+// collective context, odd: mpi/op.hpp); the other intervals are not stretched.
+//
+// Complexity: O(log n) per interval (n detours per period), no allocation; memory 28 B per rank
+// (offset, injected time, detour count, source).
 // Determinism: integer picoseconds, offsets from noise/seed (the same seed gives the same run).
 #pragma once
 
@@ -50,8 +57,18 @@ struct NoiseResult {
   std::string rule;     // "loggopsim" or "preempt"
   std::string offsets;  // "independent", "co-scheduled" or "fixed"
   std::string source;   // the trace file, or "synthetic"
-  int64_t period_ps = 0;
+  int64_t period_ps = 0;              // the global trace's (0: the global settings inject none)
   uint64_t detours_per_period = 0;
+  bool collectives_only = false;      // noise/collectives=yes
+  // Host classes with their own noise (noise_classes.hpp); empty: none (then rank_class is empty).
+  struct Class {
+    std::string name;
+    std::string source;  // a trace file, "synthetic...", or "off"
+    int64_t period_ps = 0;
+    uint64_t detours_per_period = 0;
+  };
+  std::vector<Class> classes;
+  std::vector<int32_t> rank_class;  // per rank: index into classes, -1: the global settings
   std::vector<int64_t> offset_ps;   // per rank
   std::vector<int64_t> noise_ps;    // per rank: injected time
   std::vector<uint64_t> detours;    // per rank: detours that hit it
@@ -67,23 +84,33 @@ struct Stretch {
 
 class NoiseModel {
  public:
-  // offsets: o_r per rank, each in [0, period).
+  // Every rank reads `trace`; offsets: o_r per rank, each in [0, period).
   NoiseModel(DetourTrace trace, NoiseRule rule, std::vector<int64_t> offsets);
+  // Rank r reads traces[source[r]] (source[r] = -1: no noise) at offsets[r], in [0, its period)
+  // (0 without a trace). REQUIRES: traces non-empty, source and offsets of one size.
+  NoiseModel(std::vector<DetourTrace> traces, std::vector<int32_t> source, NoiseRule rule,
+             std::vector<int64_t> offsets);
 
-  // The noise of an interval starting at trace time u in [0, P) that needs c > 0 ps (pure).
-  Stretch at(int64_t u, int64_t c) const;
+  // The noise of an interval starting at trace time u in [0, P) of trace `i` that needs c > 0 ps
+  // (pure).
+  Stretch at(int64_t u, int64_t c, size_t i = 0) const;
   // Rank r's interval [t, t + c): its stretched length c + noise, counted in the rank's totals.
-  // c <= 0 returns c. Throws InputError when the stretched length leaves 64-bit picoseconds.
-  SimTime stretch(int32_t r, SimTime t, SimTime c);
+  // c <= 0, a rank without noise, or (collectives only) an interval outside collectives returns c.
+  // Throws InputError when the stretched length leaves 64-bit picoseconds.
+  SimTime stretch(int32_t r, SimTime t, SimTime c, bool in_collective = false);
+  void set_collectives_only(bool on) { collectives_only_ = on; }
 
-  const DetourTrace& trace() const { return trace_; }
   NoiseRule rule() const { return rule_; }
-  // The result, with the description fields (offsets, source) given by the caller.
+  // The result, with the description fields (offsets, source) given by the caller; period_ps and
+  // detours_per_period are trace 0's.
   NoiseResult result(std::string offsets, std::string source) const;
 
  private:
-  DetourTrace trace_;
+  void check_sources() const;  // the constructors' REQUIRES (SIMFAB_CHECK)
+  std::vector<DetourTrace> traces_;
+  std::vector<int32_t> source_;
   NoiseRule rule_;
+  bool collectives_only_ = false;
   std::vector<int64_t> offset_;
   std::vector<int64_t> injected_;
   std::vector<uint64_t> count_;

@@ -30,9 +30,15 @@ class SplitMix64 {
 };
 
 std::vector<int64_t> drawn_offsets(uint64_t seed, bool cosched, int num_ranks, int64_t period_ps);
+// Per-rank periods (host classes: noise_classes.hpp): the same draws, draw_r (or draw_0) mapped
+// onto rank r's period P_r; P_r = 0 (a rank without noise) gives 0. Equal periods give the above.
+std::vector<int64_t> drawn_offsets(uint64_t seed, bool cosched, const std::vector<int64_t>& periods_ps);
 // noise/offsets's list ("0", "1us,0,0,0"): one value per rank, each modulo period_ps; nullopt when
 // the list is neither one value nor one per rank, or a value is not a time (why: in *error).
 std::optional<std::vector<int64_t>> fixed_offsets(std::string_view list, int num_ranks, int64_t period_ps,
+                                                  std::string* error);
+// The same modulo each rank's period (0: offset 0).
+std::optional<std::vector<int64_t>> fixed_offsets(std::string_view list, const std::vector<int64_t>& periods_ps,
                                                   std::string* error);
 
 }  // namespace simfab::noise

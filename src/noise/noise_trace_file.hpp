@@ -4,7 +4,8 @@
 //                 `#` starts a comment line; blank lines are skipped.
 //   CSV           a header line `start_ns,duration_ns`, then `<start_ns>,<duration_ns>` per line
 //                 (`#` comment lines and blank lines are skipped too).
-// Numbers are nanoseconds, decimal (`1200`, `1200.5`), rounded to the nearest picosecond.
+// Numbers are nanoseconds, decimal (`1200`, `1200.5`), rounded to the nearest picosecond (the
+// layout, comments and number syntax are two_column_file.hpp's).
 // Detours must be sorted by start and must not overlap (a detour may start where the previous one
 // ends). A detour of duration 0 injects nothing; it only makes the trace longer. The trace's
 // period P is the end of its last line's detour (start + duration): LogGOPSim wraps at its last

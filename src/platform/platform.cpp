@@ -1,6 +1,7 @@
 #include "platform/platform.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <limits>
 
 #include "core/error.hpp"
@@ -63,6 +64,25 @@ void Platform::set_cpu_profile(HostId h, int profile) {
   Host& host = hosts_[static_cast<size_t>(h)];
   host.cpu_profile = profile;
   host.speed_flops = p.speeds[static_cast<size_t>(p.initial_pstate)];
+}
+
+int Platform::intern_noise_class(const std::string& name) {
+  auto it = std::find(noise_classes_.begin(), noise_classes_.end(), name);
+  if (it == noise_classes_.end()) it = noise_classes_.insert(noise_classes_.end(), name);
+  return static_cast<int>(it - noise_classes_.begin());
+}
+
+void Platform::set_noise_class(HostId h, const std::string& name) {
+  SIMFAB_CHECK(h >= 0 && h < host_count(), "Platform::set_noise_class: no such host");
+  hosts_[static_cast<size_t>(h)].noise_class = intern_noise_class(name);
+}
+
+std::string Platform::noise_class_name_error(std::string_view name) {
+  if (name.empty()) return "a noise class needs a name";
+  for (char c : name)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '_' && c != '-' && c != '.')
+      return "a noise class name holds letters, digits, '_', '-' and '.' only (not '" + std::string(1, c) + "')";
+  return "";
 }
 
 void Platform::set_link_power(LinkId l, double idle_w, double busy_w) {

@@ -97,6 +97,9 @@ struct Host {
   // -1: its speed scaled over time (SimGrid's speed_file), its on/off state (state_file).
   int speed_profile = -1;
   int state_profile = -1;
+  // Its OS-noise class (noise/noise_classes.hpp): an index into Platform::noise_classes(), or -1
+  // (the global noise/* settings). YAML `noise_class:`, SimGrid XML <prop id="noise_class">.
+  int noise_class = -1;
 };
 
 struct Link {
@@ -201,6 +204,15 @@ class Platform {
   // True when any host or link has a profile of that kind.
   bool has_profiles(ProfileKind kind) const;
   void add_disk(Disk d) { disks_.push_back(std::move(d)); }
+  // Host h joins the noise class `name` (Host::noise_class; classes are numbered in order of first
+  // use). REQUIRES: h exists.
+  void set_noise_class(HostId h, const std::string& name);
+  // The index of class `name`, added if new (for a host about to be added).
+  int intern_noise_class(const std::string& name);
+  // Why `name` cannot name a noise class, or "" (letters, digits, '_', '-', '.': names appear in
+  // noise/classes=NAME:...;NAME:...).
+  static std::string noise_class_name_error(std::string_view name);
+  const std::vector<std::string>& noise_classes() const { return noise_classes_; }
   // What a loader read in a way the file's author may not expect ("file:line: warning: ..."): the
   // commands print them to stderr when they load the platform (load_platform.hpp).
   void add_warning(std::string w) { warnings_.push_back(std::move(w)); }
@@ -296,6 +308,7 @@ class Platform {
   std::vector<Availability> availability_;
   std::vector<Disk> disks_;
   std::vector<std::string> warnings_;
+  std::vector<std::string> noise_classes_;
   std::vector<std::string> switches_;
   std::vector<std::unique_ptr<Topology>> topologies_;
   std::vector<PlatformSetting> settings_;

@@ -147,6 +147,7 @@ class XmlBuilder {
     };
     std::optional<Prop> power, off;
     std::optional<Prop> on_off;  // the first of boot_*, shutdown_*, cstates
+    std::string noise_class;     // <prop id="noise_class">: every host's (Host::noise_class); "" none
   };
   // The open <link> (the link and, when split-duplex, its twin) and its wattage_range.
   struct PendingLink {

@@ -25,7 +25,8 @@
 //                             Energy <prop> children (xml_power.cpp): wattage_per_state (older:
 //                             watt_per_state) "Idle:OneCore:AllCores, ..." one triple per pstate
 //                             (or SimGrid's older "Idle:AllCores"), wattage_off (watt_off) watts
-//                             when off; other props are ignored. Several speeds or a power give
+//                             when off; noise_class (the host's OS-noise class, Host::noise_class;
+//                             also in <cluster>); other props are ignored. Several speeds or a power give
 //                             the host a CpuProfile (platform/cpu_profile.hpp); one speed and no
 //                             power give none (Host::cpu_profile = -1).
 //   <router id coordinates>   a Platform switch, a node of its zone (coordinates: ignored).

@@ -8,6 +8,9 @@
 //                                  (cpu/host_power.hpp); they need wattage_per_state
 //   <prop id="cstates" value="C1:80:2us, C6:45:300us"/>  in <host> or <cluster>: simfab's idle
 //                                  states (energy/cstates.hpp); it needs wattage_per_state
+//   <prop id="noise_class" value="io"/>   in <host> or <cluster>: simfab's OS-noise class of its
+//                                  hosts (Host::noise_class, noise/noise_classes.hpp); not energy,
+//                                  but read with these props because it applies to the same hosts
 // and SimGrid's older names watt_per_state, watt_off, watt_range. Props are children, read after
 // the host, cluster or link is built: the profile (or the link's power) is applied at the end tag.
 // A host with one speed and no power keeps cpu_profile = -1; the hosts of one cluster share one
@@ -80,6 +83,13 @@ void XmlBuilder::read_energy_prop(const std::string& id, const std::string& valu
     if (!c.on_off) c.on_off = PendingCpu::Prop{id, here()};
     return;
   }
+  if (id == "noise_class") {  // not energy, but a property of the same hosts
+    if (!c.noise_class.empty()) throw error("'noise_class' of " + c.owner + " is given twice; give it once");
+    if (std::string why = Platform::noise_class_name_error(value); !why.empty())
+      throw error("bad 'noise_class' '" + value + "' of " + c.owner + ": " + why);
+    c.noise_class = value;
+    return;
+  }
   if (!per_state && !off) return;  // other properties mean nothing to simfab
   std::optional<PendingCpu::Prop>& slot = per_state ? c.power : c.off;
   if (slot)
@@ -117,6 +127,8 @@ void XmlBuilder::finish_cpu() {
       throw error_at((*needs)->loc, "'" + (*needs)->key + "' of " + c.owner +
                                         " needs the power per pstate too: add <prop id=\"wattage_per_state\" "
                                         "value=\"Idle:OneCore:AllCores, ...\"/>");
+  if (!c.noise_class.empty())
+    for (HostId h = c.first; h < platform_.host_count(); ++h) platform_.set_noise_class(h, c.noise_class);
   if (c.profile.pstates() == 1 && !c.profile.has_power()) return;  // one speed, no power: no profile
   const int profile = platform_.add_cpu_profile(std::move(c.profile));
   for (HostId h = c.first; h < platform_.host_count(); ++h) platform_.set_cpu_profile(h, profile);

@@ -13,6 +13,7 @@
 //       power: [[93.75, 110, 179.25], [93.75, 108, 172.12]]   # optional: per pstate, watts
 //       power_off: 10       # optional: watts when off; needs `power`
 //       cores: 4            # optional, default 1
+//       noise_class: io     # optional: the host's OS-noise class (noise/classes; letters, digits, _-.)
 //       loopback:           # optional: the link "<name>_loopback" for messages to itself
 //         bandwidth: 10GBps   # required
 //         latency: 0          # required
@@ -39,6 +40,7 @@
 //       pstate: 0           # optional; and power, power_off as for hosts: every host of the
 //       power: "93.75:110:179.25"   # cluster gets them (one shared profile)
 //       cores: 1            # optional, default 1
+//       noise_class: compute  # optional: every host's OS-noise class, as for hosts
 //       bandwidth: 10Gbps   # required: each host's private link to the backbone
 //       latency: 1us        # required
 //       sharing: shared     # optional, of the private links: shared (default), fatpipe, splitduplex
@@ -348,9 +350,18 @@ class PlatformBuilder {
     }
   }
 
+  // `noise_class:` of a host or cluster (Host::noise_class), or -1 without one.
+  int noise_class(const YamlMap& m) {
+    const YamlField* f = m.find("noise_class");
+    if (!f) return -1;
+    const std::string& name = m.name(*f);
+    if (std::string why = Platform::noise_class_name_error(name); !why.empty()) throw m.error(*f, why);
+    return platform_.intern_noise_class(name);
+  }
+
   void read_host(const YAML::Node& node) {
     YamlMap m(in_, node, "host", {"name", "speed", "cores", "loopback", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
-               "shutdown_energy", "cstates"});
+               "shutdown_energy", "cstates", "noise_class"});
     const YamlField& name_f = m.require("name", "a unique host name");
     Host h;
     h.name = m.name(name_f);
@@ -371,6 +382,7 @@ class PlatformBuilder {
       platform_.join(h.loopback, self, self);
     }
     h.cpu_profile = add_cpu_profile_if_needed(platform_, std::move(cpu));
+    h.noise_class = noise_class(m);
     add_host(std::move(h), m, name_f, false);
   }
 
@@ -393,7 +405,7 @@ class PlatformBuilder {
               {"name", "prefix", "suffix", "count", "radical", "speed", "cores", "bandwidth", "latency",
                "backbone", "sharing", "limiter_factor", "loopback", "cabinets", "pstate", "power", "power_off", "boot_time", "boot_energy", "shutdown_time",
                "shutdown_energy", "cstates",
-               "link_power"});
+               "link_power", "noise_class"});
     const YamlField& name_f = m.require("name", "a unique cluster name");
     Cluster c;
     c.name = m.name(name_f);
@@ -409,6 +421,7 @@ class PlatformBuilder {
     CpuProfile cpu = read_yaml_cpu(m, "flop/s of one core, e.g. 10Gf, or one per pstate: [2.3Gf, 2.2Gf]");
     proto.speed_flops = cpu.speeds[static_cast<size_t>(cpu.initial_pstate)];
     proto.cores = cores(m);
+    proto.noise_class = noise_class(m);
     Link priv;
     priv.bandwidth_Bps =
         read_bandwidth(m, m.require("bandwidth", "of each host's private link, e.g. 10Gbps"));

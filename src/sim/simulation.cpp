@@ -119,7 +119,15 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
                      "link failures (state profiles of links) are simulated by network/model=flow and smpi only, "
                      "not by " + std::string(net->name()));
   Executor ex(engine, *net, ops, program, rank_host);
-  noise::NoiseSetup noise_setup = noise::make_noise(cfg, static_cast<int>(rank_host.size()));
+  std::vector<int> rank_noise_class;
+  rank_noise_class.reserve(rank_host.size());
+  for (HostId h : rank_host) rank_noise_class.push_back(platform.host(h).noise_class);
+  noise::NoiseSetup noise_setup = noise::make_noise(cfg, platform.noise_classes(), rank_noise_class);
+  if (noise_setup.model && cfg.boolean("noise/collectives") && out.application_format == "goal")
+    throw InputError(SourceLoc{"--cfg noise/collectives", 0, 0},
+                     "a GOAL schedule marks no collectives (its ops are plain calcs, sends and receives, also when "
+                     "converted from a TI trace): noise/collectives=yes would inject nothing; replay the TI trace, or "
+                     "run the application with simfab exec");
   ex.set_noise(noise_setup.model.get());
   if (const std::string& f = cfg.text("cpu/region-factors"); f != "none") ex.regions().load_factors(f);
   // Model switches (sim/model_switch.hpp): by time from --switch, logical ones from the front-end.
@@ -229,7 +237,7 @@ void execute_program(const Platform& platform, const std::vector<HostId>& rank_h
   out.regions = ex.regions().rows(ex.call_sites());
   out.unused_region_factors = ex.regions().unused_factors();
   out.migrations = program.migrations();
-  if (noise_setup.model) out.noise = noise_setup.model->result(noise_setup.offsets, noise_setup.source);
+  if (noise_setup.model) out.noise = noise_setup.result();
   out.platform = platform.source();
   out.num_ranks = static_cast<int>(rank_host.size());
   out.rank_host.clear();

@@ -45,7 +45,8 @@ def finishes(j):
 
 # The keys are declared.
 code, so, _ = run(["config", "--list"])
-for key in ["noise/trace", "noise/period", "noise/duration", "noise/rule", "noise/cosched", "noise/seed", "noise/offsets"]:
+for key in ["noise/trace", "noise/period", "noise/duration", "noise/rule", "noise/cosched", "noise/seed", "noise/offsets",
+            "noise/histogram", "noise/collectives", "noise/classes"]:
     check("config --list " + key, code == 0 and key + " (" in so, key, so[:200])
 
 # Without noise keys: no noise line, no noise section; config lists the noise/* keys at their
@@ -140,6 +141,91 @@ with tempfile.TemporaryDirectory() as d:
         check(law + ": another seed, another run", j3 is not None and
               [r["noise_ps"] for r in j3["noise"]["ranks"]] != got, "differs", "the same")
 
+# Detour lengths from a histogram (noise/distribution=histogram, noise/histogram): one bin of 10 us
+# with a detour every 1 ms at offset 0 gives each 1 s calc the detour in progress at 0 and those
+# starting at 1..999 ms: 1000 x 10 us = 10 ms exactly; two bins of 5 and 15 us (mean 10 us) give
+# 5 us n5 + 15 us n15 with n5 + n15 = 1000, about 10 ms; the same seed repeats byte for byte.
+with tempfile.TemporaryDirectory() as d:
+    goal = os.path.join(d, "one_second.goal")
+    open(goal, "w").write("num_ranks 2\nrank 0 {\nc: calc 1000000000000\n}\nrank 1 {\nc: calc 1000000000000\n}\n")
+    one, two = os.path.join(d, "one.txt"), os.path.join(d, "two.csv")
+    open(one, "w").write("# FTQ-like\n10000 1\n")
+    open(two, "w").write("duration_ns,weight\n5000,1\n15000,1\n")
+    HIST = ["--goal", goal, "--cfg", "noise/period=1ms", "--cfg", "noise/distribution=histogram"]
+    code, j, _, so, se = run_json(HIST + ["--cfg", "noise/histogram=" + one, "--cfg", "noise/offsets=0"])
+    got = [(r["noise_ps"], r["detours"]) for r in j["noise"]["ranks"]] if j else None
+    check("histogram, one bin: 1000 x 10 us", got == [(10000000000, 1000)] * 2 and
+          j["noise"]["source"] == "synthetic, histogram durations from " + one, [(10000000000, 1000)] * 2, got or se)
+    code, j, text, _, se = run_json(HIST + ["--cfg", "noise/histogram=" + two, "--cfg", "noise/seed=3"])
+    got = [r["noise_ps"] for r in j["noise"]["ranks"]] if j else None
+    check("histogram, two bins: about 10 ms, 5 us steps", got is not None and
+          all(9e9 < n < 11e9 and n % 5000000 == 0 for n in got) and len(set(got)) == 2, "9-11 ms each", got or se)
+    _, _, text2, _, _ = run_json(HIST + ["--cfg", "noise/histogram=" + two, "--cfg", "noise/seed=3"])
+    check("histogram: the same seed, byte-identical JSON", text is not None and text == text2, "identical", "differs")
+    _, j3, _, _, _ = run_json(HIST + ["--cfg", "noise/histogram=" + two, "--cfg", "noise/seed=4"])
+    check("histogram: another seed, another run", j3 is not None and
+          [r["noise_ps"] for r in j3["noise"]["ranks"]] != got, "differs", "the same")
+
+# Noise on collectives only (noise/collectives=yes, LogGOPSim's collnoise): two ranks compute 1 ms
+# (1 Mflop at 1 Gf) then meet in a barrier (LogGOPS, L = 1 us from the link, o = 1.5 ns: each rank
+# sends, the message flies L, it is received: makespan 1 ms + o + L + o = 1,001,003,000 ps);
+# 5 us of noise every 100 us, every rank at offset 0.
+# Everywhere: the compute meets the detour in progress at 0 and those at 100..900 us: 50 us per
+# rank; the barrier, from 1.05 ms (trace time 50 us), meets none: makespan + 50 us.
+# Collectives only: the compute is left alone and the barrier starts at 1 ms, trace time 0, inside
+# a detour: each rank's send overhead ends 5 us later (one detour per rank); the message still
+# leaves at 1 ms + o (LogGOPS: noise delays the CPU, not the wire) and waits for the receiver's
+# CPU: makespan 1 ms + (o + 5 us) + o = 1,005,003,000 ps (+ 4 us: 1 us hides behind L).
+with tempfile.TemporaryDirectory() as d:
+    plat, ti = os.path.join(d, "p.yaml"), os.path.join(d, "b.ti")
+    open(plat, "w").write("hosts:\n  - {name: a, speed: 1Gf, noise_class: io}\n  - {name: b, speed: 1Gf}\n"
+                          "links:\n  - {name: l, bandwidth: 1GBps, latency: 1us}\n"
+                          "routes:\n  - {src: a, dst: b, links: [l]}\n")
+    open(ti, "w").write("0 compute 1000000\n1 compute 1000000\n0 barrier\n1 barrier\n")
+    TIB = ["--trace", ti, "--platform", plat]
+    NOISE = ["--cfg", "noise/period=100us", "--cfg", "noise/duration=5us", "--cfg", "noise/offsets=0"]
+    code, base, _, _, se = run_json(TIB)
+    code2, every, _, _, se2 = run_json(TIB + NOISE)
+    code3, coll, ctext, so3, se3 = run_json(TIB + NOISE + ["--cfg", "noise/collectives=yes"])
+    ok = base and every and coll
+    check("collectives: no noise, the closed form", base and base["makespan_ps"] == 1001003000, 1001003000,
+          base and base["makespan_ps"])
+    check("collectives: everywhere, 50 us per rank", ok and
+          [(r["noise_ps"], r["detours"]) for r in every["noise"]["ranks"]] == [(50000000, 10)] * 2
+          and every["makespan_ps"] == 1051003000, "+50 us", (se, se2, every and every.get("noise")))
+    check("collectives only: the barrier's send overhead, 5 us per rank", ok and
+          [(r["noise_ps"], r["detours"]) for r in coll["noise"]["ranks"]] == [(5000000, 1)] * 2 and
+          coll["makespan_ps"] == 1005003000 and coll["noise"].get("collectives_only") is True,
+          "1,005,003,000 ps, 1 detour each", (se3, coll and coll.get("noise"), coll and coll["makespan_ps"]))
+    check("collectives only: text line", "(rule loggopsim, fixed offsets, collectives only)" in so3, "collectives only", so3)
+    check("without noise/collectives: no collectives_only field", every and "collectives_only" not in every["noise"],
+          "absent", every and every["noise"])
+    _, _, ctext2, _, _ = run_json(TIB + NOISE + ["--cfg", "noise/collectives=yes"])
+    check("collectives only: byte-identical rerun", ctext is not None and ctext == ctext2, "identical", "differs")
+
+    # Noise per host class: host a is of class io, host b has none. io: 1 us every 100 us; no
+    # global noise: rank 0 gains 10 us in its compute (as above), rank 1 nothing; with global noise
+    # of 2 us every 500 us, rank 1 gains the detours at 0 and 500 us: 4 us; io:off silences rank 0.
+    CLS = ["--cfg", "noise/offsets=0", "--cfg", "noise/classes=io:period=100us,duration=1us"]
+    code, j, text, so, se = run_json(TIB + CLS)
+    got = [(r.get("class"), r["noise_ps"], r["detours"]) for r in j["noise"]["ranks"]] if j else None
+    check("classes: io only", got == [("io", 10000000, 10), (None, 0, 0)] and j["noise"]["source"] == "none" and
+          j["noise"]["classes"] == [{"name": "io", "source": "synthetic", "period_ps": 100000000, "detours_per_period": 1}],
+          [("io", 10000000, 10), (None, 0, 0)], got or se)
+    check("classes: text line", "(rule loggopsim, fixed offsets, 1 host class)" in so, "1 host class", so)
+    GLOBAL = ["--cfg", "noise/period=500us", "--cfg", "noise/duration=2us"]
+    code, j, _, _, se = run_json(TIB + CLS + GLOBAL)
+    got = [r["noise_ps"] for r in j["noise"]["ranks"]] if j else None
+    check("classes: io and the global noise", got == [10000000, 4000000], [10000000, 4000000], got or se)
+    code, j, _, _, se = run_json(TIB + GLOBAL + ["--cfg", "noise/offsets=0", "--cfg", "noise/classes=io:off"])
+    got = [r["noise_ps"] for r in j["noise"]["ranks"]] if j else None
+    check("classes: io off", got == [0, 4000000], [0, 4000000], got or se)
+    _, _, text2, _, _ = run_json(TIB + CLS)
+    check("classes: byte-identical rerun", text is not None and text == text2, "identical", "differs")
+    code, so, se = run(["run"] + TIB + ["--cfg", "noise/classes=gpu:off"])
+    check("classes: a class no host has", code == 2 and "no host of the platform has noise_class 'gpu' (its classes: io)" in se,
+          "exit 2", (code, se))
+
 # Bad input: exit 2, the place and what was expected, nothing written.
 BAD = [
     ("malformed line", "1100 20\n2000\n", [], ["t.txt:2:1:", "expected `<start_ns> <duration_ns>`", "2000"]),
@@ -158,7 +244,36 @@ BAD = [
      ["--cfg noise/distribution", "a noise/trace gives its own"]),
     ("rule without noise", None, ["--cfg", "noise/rule=preempt"], ["noise/rule says how to inject OS noise"]),
     ("offsets count", "1100 20\n2000 0\n", ["--cfg", "noise/offsets=0,1,2"], ["3 offsets for 8 ranks"]),
+    ("collectives with GOAL", "1100 20\n2000 0\n", ["--cfg", "noise/collectives=yes"],
+     ["--cfg noise/collectives", "a GOAL schedule marks no collectives"]),
+    ("classes syntax", None, ["--cfg", "noise/period=1us", "--cfg", "noise/duration=10ns", "--cfg", "noise/classes=io"],
+     ["--cfg noise/classes", "expected CLASS:off or CLASS:KEY=VALUE"]),
+    ("classes without platform classes", None, ["--cfg", "noise/classes=io:off"],
+     ["no host of the platform has noise_class 'io'", "declares no noise class"]),
 ]
+# Histograms: the file:line of the bad bin and what was expected.
+HBAD = [
+    ("negative duration", "10 1\n-5 1\n", [], ["h.txt:2:1:", "a negative duration"]),
+    ("negative weight", "10 -1\n", [], ["h.txt:1:4:", "a negative weight"]),
+    ("malformed line", "10 1\n20\n", [], ["h.txt:2:1:", "expected `<duration_ns> <count>`"]),
+    ("zero total weight", "10 0\n", [], ["h.txt", "weights add up to 0"]),
+    ("bin longer than the period", "10 1\n2000 1\n", [], ["h.txt:2:1:", "a detour of 2000 ns does not fit noise/period"]),
+    ("mean above half the period", "10 1\n990 3\n", [], ["h.txt", "mean length (745 ns) is more than half of noise/period (1000 ns)"]),
+    ("missing file", None, [], ["h.txt", "cannot open the detour histogram"]),
+    ("histogram with duration", "10 1\n", ["--cfg", "noise/duration=10ns"], ["--cfg noise/duration", "leave noise/duration out"]),
+]
+for name, content, extra, words in HBAD:
+    with tempfile.TemporaryDirectory() as d:
+        if content is not None:
+            open(os.path.join(d, "h.txt"), "w").write(content)
+        args = ["run", "--goal", GOAL, "--json", "r.json", "--cfg", "noise/period=1us", "--cfg",
+                "noise/distribution=histogram", "--cfg", "noise/histogram=h.txt"] + extra
+        code, so, se = run(args, cwd=d)
+        left = sorted(f for f in os.listdir(d) if f != "h.txt")
+        check("bad histogram " + name + ": exit 2", code == 2, 2, f"exit {code}: {se}")
+        check("bad histogram " + name + ": message", all(w in se for w in words), words, se)
+        check("bad histogram " + name + ": nothing written", left == [] and so == "", "no file, no stdout", (left, so))
+
 for name, content, extra, words in BAD:
     with tempfile.TemporaryDirectory() as d:
         args = ["run", "--goal", GOAL, "--json", "r.json", "--stats", "st"] + extra

@@ -347,7 +347,10 @@ if MPIRUN and os.path.exists(SWEEP_MPI):
        if os.path.exists(failed_mpi) else ""), (0, without_wall(failed)), p.stderr)
 
     # Killed midway (SIGTERM to mpirun reaches every process): the CSV keeps the points finished;
-    # the same command completes it.
+    # the same command completes it. Three times the local kill test's points: mpirun passes the
+    # signal on after a while, and two workers run fast.
+    LONG = write("long_mpi.yaml", open(GRID).read() + f"repetitions: {3 * REPS}\n")
+    LONG_POINTS = 36 * REPS
     killed_mpi = os.path.join(WORK, "killed_mpi.csv")
     proc = subprocess.Popen([MPIRUN, "-np", "3", SIMFAB, "sweep", LONG, "-o", killed_mpi, "--quiet"], env=MPI_ENV,
                             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../mpi_common/mpi_poll.hpp"
+
 namespace simfab {
 namespace {
 MPI_Comm channel = MPI_COMM_NULL;
@@ -29,16 +31,7 @@ void MpiSweepTransport::send(int to, int tag, const std::string& data) {
 }
 
 bool MpiSweepTransport::poll(SweepMessage& m) {
-  int flag = 0;
-  MPI_Status st;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, channel, &flag, &st);
-  if (!flag) return false;
-  int n = 0;
-  MPI_Get_count(&st, MPI_CHAR, &n);
-  m.data.resize(static_cast<size_t>(n));
-  MPI_Recv(m.data.data(), n, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, channel, MPI_STATUS_IGNORE);
-  m.source = st.MPI_SOURCE;
-  m.tag = st.MPI_TAG;
+  if (!mpi_poll(channel, m)) return false;
   idle_us_ = 1;
   return true;
 }

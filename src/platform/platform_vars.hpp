@@ -19,7 +19,8 @@
 //   `${` not closed on its line, or a bad NAME;   a NAME with no value and no default;
 //   a variable given that the file never names (a misspelt axis would otherwise sweep nothing);
 //   a variable given twice, a value with a newline.
-// A file without `${` and no variables given is passed through untouched (no copy).
+// A file without `${` and no variables given comes back unchanged (load_platform then skips the
+// call and parses the mapped file itself).
 //
 // Cost: O(file size) when there are references or variables. Thread-safety: pure functions.
 #pragma once

@@ -70,13 +70,7 @@ TEST(NoiseHistogram, FitsThePeriod) {
 }
 
 void expect_histogram_error(const std::string& text, int line, const std::string& words) {
-  try {
-    DetourHistogram::parse("h.txt", text);
-    ADD_FAILURE() << "no error for: " << text;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.loc().line, line) << e.message();
-    EXPECT_NE(e.message().find(words), std::string::npos) << e.message();
-  }
+  testing::expect_input_error_at([&] { DetourHistogram::parse("h.txt", text); }, line, words, text);
 }
 
 TEST(NoiseHistogram, ErrorsNameTheLine) {

@@ -167,13 +167,7 @@ TEST(Noise, TraceFileFormats) {
 }
 
 void expect_error(const std::string& text, int line, const std::string& words) {
-  try {
-    noise::parse_noise_trace("n.txt", text);
-    ADD_FAILURE() << "no error for: " << text;
-  } catch (const InputError& e) {
-    EXPECT_EQ(e.loc().line, line) << e.message();
-    EXPECT_NE(e.message().find(words), std::string::npos) << e.message();
-  }
+  testing::expect_input_error_at([&] { noise::parse_noise_trace("n.txt", text); }, line, words, text);
 }
 
 TEST(Noise, TraceFileErrorsNameTheLine) {

@@ -10,6 +10,7 @@
 #include <string>
 
 #include "core/engine.hpp"
+#include "core/error.hpp"
 #include "mpi/executor.hpp"
 #include "net/loggops/loggops_network.hpp"
 #include "platform/platform.hpp"
@@ -19,6 +20,18 @@
 namespace simfab::testing {
 
 // Writes `content` to a fresh file private to the running test and returns its path.
+// Expects `parse()` to throw an InputError at `line` whose message contains `words`.
+template <typename Parse>
+void expect_input_error_at(const Parse& parse, int line, const std::string& words, const std::string& input) {
+  try {
+    parse();
+    ADD_FAILURE() << "no error for: " << input;
+  } catch (const InputError& e) {
+    EXPECT_EQ(e.loc().line, line) << e.message();
+    EXPECT_NE(e.message().find(words), std::string::npos) << e.message();
+  }
+}
+
 inline std::string write_test_file(const std::string& name, const std::string& content) {
   namespace fs = std::filesystem;
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();

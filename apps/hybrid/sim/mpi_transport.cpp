@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <cstdlib>
 
+#include "../../mpi_common/mpi_poll.hpp"
+
 namespace simfab::hybrid {
 
 namespace {
@@ -28,16 +30,7 @@ void MpiTransport::send_setup(int rank, const Setup& setup) {
 }
 
 bool MpiTransport::poll(HybridMessage& m) {
-  int flag = 0;
-  MPI_Status st;
-  MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, chan, &flag, &st);
-  if (!flag) return false;
-  int n = 0;
-  MPI_Get_count(&st, MPI_CHAR, &n);
-  m.data.resize(static_cast<size_t>(n));
-  MPI_Recv(m.data.data(), n, MPI_CHAR, st.MPI_SOURCE, st.MPI_TAG, chan, MPI_STATUS_IGNORE);
-  m.source = st.MPI_SOURCE;
-  m.tag = st.MPI_TAG;
+  if (!mpi_poll(chan, m)) return false;
   idle_us_ = 1;
   return true;
 }
